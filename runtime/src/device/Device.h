@@ -1,0 +1,74 @@
+/// \file
+/// The device layer: everything the runtime does with CUDA, behind one small interface, so the
+/// host side (interposers, requests, transfer orchestration) never includes a CUDA header.
+/// Built from runtime/src/device/*.cu with CUDA, or from NoDevice.cpp without it (then
+/// available() is false, every pointer is Host, and everything else returns TEMPI_ERR_UNSUPPORTED).
+///
+/// Errors: every CUDA call goes through one check macro that reports file:line, the call and the
+/// code, clears the sticky error and returns TEMPI_ERR_CUDA; nothing here aborts.
+#pragma once
+
+#include "passes/KernelPlan.h"
+#include "passes/StridedBlock.h"
+#include "tempi/tempi.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace tempi::device {
+
+/// True when a CUDA device is usable (a driver and at least one GPU). Cached after the first call.
+bool available();
+
+enum class MemKind { Host, PinnedHost, Device, Managed };
+/// Where `p` lives (cudaPointerGetAttributes; Host for any pointer CUDA does not know, and always
+/// Host without a GPU). Must cost well under 0.3 us (cache the answer for recently seen ranges).
+MemKind classify(const void *p);
+
+using Stream = void *; ///< a cudaStream_t
+
+/// The runtime's own non-blocking stream for the calling thread.
+Stream defaultStream();
+tempi_result synchronize(Stream s);
+
+/// Pack `count` elements of `plan` (element i at base + i*extent) into `packed`, which may be
+/// device memory or mapped pinned host memory (the one-shot method). Enqueued on `s`; does not
+/// synchronize. Uses the kernels registered for plan.shape's shapeKey when the address fits their
+/// word size, else the generic templates (W lowered to fit the base address).
+tempi_result pack(const KernelPlan &plan, const void *base, int64_t count, void *packed, Stream s);
+tempi_result unpack(const KernelPlan &plan, void *base, const void *packed, int64_t count,
+                    Stream s);
+
+/// Irregular types: a list of (offset, bytes) blocks of one element, in pack order.
+struct BlockList {
+  std::vector<int64_t> offsets, lengths; ///< host copies
+  int64_t extent = 0, size = 0;
+  void *deviceTable = nullptr;           ///< uploaded (offsets, lengths, prefix sums); owned
+};
+tempi_result uploadBlockList(BlockList &list);
+void releaseBlockList(BlockList &list);
+tempi_result packBlocks(const BlockList &list, const void *base, int64_t count, void *packed,
+                        Stream s);
+tempi_result unpackBlocks(const BlockList &list, void *base, const void *packed, int64_t count,
+                          Stream s);
+
+/// Memory. Pools are bounded (TEMPI_POOL_BYTES) and everything is released by finalize().
+void *allocDevice(size_t bytes);
+void freeDevice(void *p);
+void *allocPinned(size_t bytes, bool mapped); ///< pinned host memory, mapped for one-shot
+void freePinned(void *p);
+void *mappedDevicePointer(void *pinnedHost);  ///< the device alias of mapped pinned memory
+tempi_result copyAsync(void *dst, const void *src, size_t bytes, Stream s); ///< any direction
+void finalize();
+
+/// CUDA IPC for ranks on one node (handles are plain bytes, exchanged over MPI by the host side).
+constexpr size_t kIpcHandleBytes = 64;
+tempi_result ipcGetHandle(const void *devicePtr, unsigned char handle[kIpcHandleBytes],
+                          int64_t *offsetInAllocation);
+void *ipcOpen(const unsigned char handle[kIpcHandleBytes]); ///< cached per handle; nullptr on error
+
+/// Registration of generated kernels (tempi_register_kernels forwards here).
+void registerKernels(uint64_t shapeKey, tempi_pack_fn pack, tempi_unpack_fn unpack);
+
+} // namespace tempi::device
