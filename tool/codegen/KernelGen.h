@@ -1,0 +1,34 @@
+/// \file
+/// Code generation from canonical shapes (contract between tempi-rewrite and the codegen library).
+///
+/// tempi-rewrite puts one plan object per canonical shape into the rewritten translation unit
+/// (planDefinition) and, when asked, writes a .cu file that instantiates the runtime's kernel
+/// templates for those shapes with every count and stride a compile-time constant and registers
+/// them by shape key from a load-time constructor (generateKernelSource). Deduplicated by shape:
+/// equivalent datatypes share one plan and one kernel. Depends on passes/ only (no Clang).
+#pragma once
+
+#include "passes/StridedBlock.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tempi::codegen {
+
+/// "tempi_gen_plan_<16 hex digits of shapeKey>"
+std::string planSymbol(const StridedBlock &shape);
+
+/// A C/C++ definition of the static tempi_static_plan for `shape`, positional initializer in
+/// tempi.h's field order, e.g.
+///   static tempi_static_plan tempi_gen_plan_0123... = {1, 0x0123...ULL, 0, 8, 1, {4}, {512}, ...};
+/// Returns an empty string when the shape cannot be expressed (more than TEMPI_MAX_DIMS dims).
+std::string planDefinition(const StridedBlock &shape);
+
+/// The whole generated .cu for one translation unit: banner "generated from <sourceName>, do not
+/// edit", one packStatic/unpackStatic instantiation pair per distinct shape, and a constructor
+/// that calls tempi_register_kernels for each. Shapes are deduplicated by shapeKey.
+std::string generateKernelSource(const std::vector<StridedBlock> &shapes,
+                                 std::string_view sourceName);
+
+} // namespace tempi::codegen
