@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace tempi {
@@ -56,6 +57,14 @@ IRPtr withLayout(const IRPtr &n, Layout layout);
 
 /// Structural equality, layout included.
 bool equalIR(const IRNode &a, const IRNode &b);
+
+/// The layout a node has when nothing resized it: lb = true_lb = its lowest byte (its offset
+/// included), extent = true_extent = the span of its bytes, size = its byte count; all zero for a
+/// node with no bytes. Canonicalization gives inner nodes this layout, and parseIR gives it to
+/// nodes written without a layout suffix. (Extension of the original contract.)
+Layout naturalLayout(const IRNode &n);
+/// naturalLayout, or nullopt when a bound or the size does not fit in 64 bits.
+std::optional<Layout> checkedNaturalLayout(const IRNode &n);
 
 /// Translates a constructor tree into TypeIR with MPI's layout on every node (values equal to what
 /// MPICH reports for the same type, struct extent padding included). Fails with a message that
