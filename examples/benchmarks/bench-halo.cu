@@ -1,0 +1,188 @@
+/// \file
+/// Baselines for the 3-D halo exchange (examples/halo3d), on device buffers, same grid, same
+/// checking (every halo cell, every exchange), same timing (slowest rank, median):
+///   fused     one hand-written kernel packs all 26 faces x 8 quantities into one device buffer,
+///             one copy to pinned host memory, 26 Isend/Irecv of contiguous host messages, one copy
+///             back, one unpack kernel (what a careful programmer writes by hand without TEMPI)
+///   memcpy3d  one cudaMemcpy3DAsync per face and quantity into pinned host memory (208 each way)
+///   ideal     the same bytes as one contiguous device buffer: one copy to the host, the 26
+///             contiguous messages, one copy back; no packing (not a halo exchange: unchecked)
+/// The MPIs here are not CUDA-aware, so every variant stages through pinned host memory.
+/// The runtime and compile-time tiers are examples/halo3d built with libtempi / tempi-cc.
+///
+///   mpiexec -n 4 bench-halo [N ...] [--iters K]      (default: 32 64 128)
+/// Prints one CSV row per variant and grid; exits 1 on any wrong cell.
+#include "bench_common.h"
+
+extern "C" {
+#include "../halo3d/halo.h"
+}
+
+#include <vector>
+
+#define CK(call)                                                                                 \
+  do {                                                                                           \
+    cudaError_t e_ = (call);                                                                     \
+    if (e_ != cudaSuccess) {                                                                     \
+      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_));    \
+      MPI_Abort(MPI_COMM_WORLD, 2);                                                              \
+    }                                                                                            \
+  } while (0)
+
+struct Faces {
+  int sub[HALO_NDIRS][3];       // z y x
+  int start[HALO_NDIRS][3];     // send (pack) or receive (unpack) region
+  long long off[HALO_NDIRS + 1]; // element offset of face i in the packed buffer
+};
+
+/// One launch for all faces: blockIdx.y is the face; each face is Q x sz x sy x sx elements.
+template <bool Pack>
+__global__ void faces_kernel(double *base, double *packed, Faces f, long long slab, int px, int wy) {
+  int i = blockIdx.y;
+  int sz = f.sub[i][0], sy = f.sub[i][1], sx = f.sub[i][2];
+  long long n = (long long)HALO_Q * sz * sy * sx;
+  double *out = packed + f.off[i];
+  for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < n;
+       k += (long long)gridDim.x * blockDim.x) {
+    long long r = k;
+    int x = (int)(r % sx); r /= sx;
+    int y = (int)(r % sy); r /= sy;
+    int z = (int)(r % sz);
+    int q = (int)(r / sz);
+    double *cell = base + q * slab +
+                   ((long long)(z + f.start[i][0]) * wy + (y + f.start[i][1])) * px + x +
+                   f.start[i][2];
+    if (Pack) out[k] = *cell;
+    else *cell = out[k];
+  }
+}
+
+static Faces faces(const struct halo *h, bool send) {
+  Faces f;
+  f.off[0] = 0;
+  for (int i = 0; i < HALO_NDIRS; ++i) {
+    if (send) halo_send_region(h, i, f.sub[i], f.start[i]);
+    else halo_recv_region(h, i, f.sub[i], f.start[i]);
+    f.off[i + 1] = f.off[i] + (long long)HALO_Q * f.sub[i][0] * f.sub[i][1] * f.sub[i][2];
+  }
+  return f;
+}
+
+struct Staging {
+  double *dsend, *drecv, *hsend, *hrecv;
+  Faces fs, fr;
+  long long total; // elements
+};
+
+/// The 26 contiguous host messages: face i goes to nbr[i] (tag i); the halo on side i comes from
+/// nbr[i], which sent its face toward -dir[i] (tag opp).
+static void host_exchange(const struct halo *h, Staging &s) {
+  MPI_Request req[2 * HALO_NDIRS];
+  for (int i = 0; i < HALO_NDIRS; ++i) {
+    int opp = HALO_NDIRS - 1 - i;
+    MPI_Irecv(s.hrecv + s.fr.off[i], (int)(s.fr.off[i + 1] - s.fr.off[i]), MPI_DOUBLE, h->nbr[i],
+              opp, h->cart, &req[i]);
+  }
+  for (int i = 0; i < HALO_NDIRS; ++i)
+    MPI_Isend(s.hsend + s.fs.off[i], (int)(s.fs.off[i + 1] - s.fs.off[i]), MPI_DOUBLE, h->nbr[i], i,
+              h->cart, &req[HALO_NDIRS + i]);
+  MPI_Waitall(2 * HALO_NDIRS, req, MPI_STATUSES_IGNORE);
+}
+
+static void copy3d(const struct halo *h, double *host_packed, const Faces &f, int i, int q,
+                   bool to_host, cudaStream_t st) {
+  cudaMemcpy3DParms p = {};
+  cudaPitchedPtr dev = make_cudaPitchedPtr(h->base + q * h->slab, (size_t)h->px * sizeof(double),
+                                           (size_t)h->px, (size_t)(h->n[1] + 2 * HALO_R));
+  size_t sx = f.sub[i][2], sy = f.sub[i][1], sz = f.sub[i][0];
+  double *hp = host_packed + f.off[i] + (long long)q * sx * sy * sz;
+  cudaPitchedPtr host = make_cudaPitchedPtr(hp, sx * sizeof(double), sx, sy);
+  cudaPos dpos = make_cudaPos(f.start[i][2] * sizeof(double), f.start[i][1], f.start[i][0]);
+  p.extent = make_cudaExtent(sx * sizeof(double), sy, sz);
+  if (to_host) { p.srcPtr = dev; p.srcPos = dpos; p.dstPtr = host; p.kind = cudaMemcpyDeviceToHost; }
+  else { p.dstPtr = dev; p.dstPos = dpos; p.srcPtr = host; p.kind = cudaMemcpyHostToDevice; }
+  CK(cudaMemcpy3DAsync(&p, st));
+}
+
+static long run(struct halo *h, const char *variant, int iters, int warmup) {
+  Staging s;
+  s.fs = faces(h, true);
+  s.fr = faces(h, false);
+  s.total = s.fs.off[HALO_NDIRS];
+  size_t bytes = s.total * sizeof(double);
+  CK(cudaMalloc(&s.dsend, bytes));
+  CK(cudaMalloc(&s.drecv, bytes));
+  CK(cudaMallocHost(&s.hsend, bytes));
+  CK(cudaMallocHost(&s.hrecv, bytes));
+  cudaStream_t st;
+  CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+  std::vector<double> times(iters);
+  long wrong = 0;
+  bool ideal = !strcmp(variant, "ideal");
+  int wy = h->n[1] + 2 * HALO_R;
+  dim3 grid(64, HALO_NDIRS);
+  for (int it = -warmup; it < iters; ++it) {
+    halo_prepare(h, it + warmup);
+    double t0 = halo_clock_start(h);
+    if (!strcmp(variant, "fused") || ideal) {
+      if (!ideal) faces_kernel<true><<<grid, 256, 0, st>>>(h->base, s.dsend, s.fs, h->slab, h->px, wy);
+      CK(cudaMemcpyAsync(s.hsend, s.dsend, bytes, cudaMemcpyDeviceToHost, st));
+      CK(cudaStreamSynchronize(st));
+      host_exchange(h, s);
+      CK(cudaMemcpyAsync(s.drecv, s.hrecv, bytes, cudaMemcpyHostToDevice, st));
+      if (!ideal) faces_kernel<false><<<grid, 256, 0, st>>>(h->base, s.drecv, s.fr, h->slab, h->px, wy);
+      CK(cudaStreamSynchronize(st));
+    } else { // memcpy3d
+      for (int i = 0; i < HALO_NDIRS; ++i)
+        for (int q = 0; q < HALO_Q; ++q) copy3d(h, s.hsend, s.fs, i, q, true, st);
+      CK(cudaStreamSynchronize(st));
+      host_exchange(h, s);
+      for (int i = 0; i < HALO_NDIRS; ++i)
+        for (int q = 0; q < HALO_Q; ++q) copy3d(h, s.hrecv, s.fr, i, q, false, st);
+      CK(cudaStreamSynchronize(st));
+    }
+    CK(cudaGetLastError());
+    double dt = halo_clock_stop(h, t0);
+    if (!ideal) wrong += halo_check(h, it + warmup, variant);
+    if (it >= 0) times[it] = dt;
+  }
+  long total = halo_report(h, variant, times.data(), iters, wrong);
+  cudaFree(s.dsend); cudaFree(s.drecv); cudaFreeHost(s.hsend); cudaFreeHost(s.hrecv);
+  cudaStreamDestroy(st);
+  return total;
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  std::vector<int> grids;
+  int iters = 10, warmup = 2;
+  for (int a = 1; a < argc; ++a) {
+    if (!strcmp(argv[a], "--iters") && a + 1 < argc) iters = atoi(argv[++a]);
+    else if (argv[a][0] != '-' && atoi(argv[a]) >= HALO_R) grids.push_back(atoi(argv[a]));
+    else {
+      if (rank == 0) fprintf(stderr, "usage: bench-halo [N ...] [--iters K]\n");
+      MPI_Finalize();
+      return 1;
+    }
+  }
+  if (grids.empty()) grids = {32, 64, 128};
+  int ndev = 0;
+  if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
+    if (rank == 0) fprintf(stderr, "SKIP: bench-halo needs a CUDA device\n");
+    MPI_Finalize();
+    return 77;
+  }
+  if (rank == 0) bench_header("bench-halo", "halo-exchange baselines on device buffers");
+  long wrong = 0;
+  for (int n : grids) {
+    struct halo h;
+    int dims[3] = {n, n, n};
+    if (halo_init(&h, dims, 1, 0)) MPI_Abort(MPI_COMM_WORLD, 1);
+    for (const char *v : {"ideal", "fused", "memcpy3d"}) wrong += run(&h, v, iters, warmup);
+    halo_free(&h);
+  }
+  MPI_Finalize();
+  return wrong ? 1 : 0;
+}
