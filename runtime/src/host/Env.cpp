@@ -1,0 +1,160 @@
+/// \file
+/// The TEMPI_* table, its parser and the logging switch. See Env.h.
+#include "Env.h"
+
+#include <cerrno>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <strings.h>
+
+namespace tempi {
+
+const char *methodName(Method m) {
+  switch (m) {
+  case Method::Auto: return "auto";
+  case Method::Staged: return "staged";
+  case Method::OneShot: return "oneshot";
+  case Method::Device: return "device";
+  case Method::Ipc: return "ipc";
+  }
+  return "?";
+}
+
+const std::vector<EnvVar> &allEnvVars() {
+  static const std::vector<EnvVar> vars = {
+      {"TEMPI_DISABLE", "0", "0|1",
+       "1: every call goes straight to the MPI (device buffers are then the MPI's business)."},
+      {"TEMPI_METHOD", "auto", "auto|staged|oneshot|device|ipc",
+       "Transfer method for device buffers; auto lets the performance model choose per message. "
+       "device is honoured only when the MPI reports CUDA support; ipc is opt-in and not "
+       "implemented yet (falls back to auto)."},
+      {"TEMPI_LOG", "warn", "error|warn|info|debug",
+       "Log level of messages printed to stderr as tempi[rank] level: text."},
+      {"TEMPI_POOL_BYTES", "1073741824", "bytes (suffix K, M, G allowed)",
+       "Cap of each staging pool (device, pinned host); a message larger than the cap is "
+       "served by a one-off allocation released when the message completes."},
+      {"TEMPI_CACHE_DIR", "", "directory",
+       "Where model.txt (tempi-measure's parameters) is read and written; empty means "
+       "$HOME/.cache/tempi."},
+      {"TEMPI_NO_TYPE_CACHE", "0", "0|1",
+       "1: do not plan datatypes at MPI_Type_commit; device buffers of derived types take the "
+       "slow but always-correct mirror path (for debugging)."},
+  };
+  return vars;
+}
+
+static bool parseBool(const char *name, const char *v, bool dflt,
+                      std::vector<std::string> *warnings) {
+  if (!strcmp(v, "1") || !strcasecmp(v, "true") || !strcasecmp(v, "yes") || !strcasecmp(v, "on"))
+    return true;
+  if (!strcmp(v, "0") || !strcasecmp(v, "false") || !strcasecmp(v, "no") || !strcasecmp(v, "off") ||
+      !*v)
+    return false;
+  if (warnings)
+    warnings->push_back(std::string(name) + "=" + v + ": expected 0 or 1; using " +
+                        (dflt ? "1" : "0"));
+  return dflt;
+}
+
+static bool parseBytes(const char *v, uint64_t *out) {
+  errno = 0;
+  char *end = nullptr;
+  if (!*v || *v == '-') return false;
+  unsigned long long n = strtoull(v, &end, 10);
+  if (errno || end == v) return false;
+  uint64_t mult = 1;
+  if (*end) {
+    switch (*end) {
+    case 'k': case 'K': mult = 1ull << 10; break;
+    case 'm': case 'M': mult = 1ull << 20; break;
+    case 'g': case 'G': mult = 1ull << 30; break;
+    default: return false;
+    }
+    ++end;
+    if (*end == 'i' || *end == 'I') ++end;
+    if (*end == 'b' || *end == 'B') ++end;
+    if (*end) return false;
+  }
+  if (n > UINT64_MAX / mult) return false;
+  *out = n * mult;
+  return true;
+}
+
+Settings parseSettings(const std::function<const char *(const char *)> &get,
+                       std::vector<std::string> *warnings) {
+  Settings s;
+  auto warn = [&](std::string msg) {
+    if (warnings) warnings->push_back(std::move(msg));
+  };
+  if (const char *v = get("TEMPI_DISABLE")) s.disable = parseBool("TEMPI_DISABLE", v, false, warnings);
+  if (const char *v = get("TEMPI_NO_TYPE_CACHE"))
+    s.noTypeCache = parseBool("TEMPI_NO_TYPE_CACHE", v, false, warnings);
+  if (const char *v = get("TEMPI_METHOD")) {
+    bool found = false;
+    for (Method m : {Method::Auto, Method::Staged, Method::OneShot, Method::Device, Method::Ipc})
+      if (!strcasecmp(v, methodName(m))) {
+        s.method = m;
+        found = true;
+      }
+    if (!found && *v)
+      warn(std::string("TEMPI_METHOD=") + v +
+           ": expected auto, staged, oneshot, device or ipc; using auto");
+  }
+  if (const char *v = get("TEMPI_LOG")) {
+    static const char *names[] = {"error", "warn", "info", "debug"};
+    bool found = false;
+    for (int i = 0; i < 4; ++i)
+      if (!strcasecmp(v, names[i])) {
+        s.log = LogLevel(i);
+        found = true;
+      }
+    if (!found && *v)
+      warn(std::string("TEMPI_LOG=") + v + ": expected error, warn, info or debug; using warn");
+  }
+  if (const char *v = get("TEMPI_POOL_BYTES")) {
+    uint64_t n = 0;
+    if (parseBytes(v, &n))
+      s.poolBytes = n;
+    else if (*v)
+      warn(std::string("TEMPI_POOL_BYTES=") + v +
+           ": expected a byte count such as 1073741824 or 1G; using 1G");
+  }
+  if (const char *v = get("TEMPI_CACHE_DIR")) s.cacheDir = v;
+  return s;
+}
+
+static std::once_flag settingsOnce;
+static Settings theSettings;
+static int logRank = -1;
+
+const Settings &settings() {
+  std::call_once(settingsOnce, [] {
+    std::vector<std::string> warnings;
+    theSettings = parseSettings([](const char *n) { return getenv(n); }, &warnings);
+    for (const std::string &w : warnings)
+      if (theSettings.log >= LogLevel::Warn) fprintf(stderr, "tempi warn: %s\n", w.c_str());
+  });
+  return theSettings;
+}
+
+bool logEnabled(LogLevel level) { return level <= settings().log; }
+
+void setLogRank(int rank) { logRank = rank; }
+
+void logMessage(LogLevel level, const char *format, ...) {
+  static const char *names[] = {"error", "warn", "info", "debug"};
+  char text[1024];
+  va_list ap;
+  va_start(ap, format);
+  vsnprintf(text, sizeof text, format, ap);
+  va_end(ap);
+  if (logRank >= 0)
+    fprintf(stderr, "tempi[%d] %s: %s\n", logRank, names[int(level)], text);
+  else
+    fprintf(stderr, "tempi %s: %s\n", names[int(level)], text);
+}
+
+} // namespace tempi

@@ -1,0 +1,347 @@
+/// \file
+/// MPI_Alltoallv, MPI_Alltoallw, MPI_Neighbor_alltoallv and MPI_Neighbor_alltoallw. Host buffers
+/// go to the MPI unchanged. A device buffer side packs every peer's part into one staging buffer
+/// (one kernel per peer, one copy, one synchronize) and the MPI exchanges bytes (MPI_PACKED,
+/// byte counts and displacements); the receive side unpacks every peer's part after the call.
+/// A side with a type that has no kernel plan, or more than INT_MAX packed bytes, is mirrored
+/// instead: the span all its peers touch is copied to the host and the MPI gets the original
+/// counts, displacements and types on that copy. MPI_IN_PLACE goes to the MPI as it is, with a
+/// device receive buffer mirrored.
+#include "Runtime.h"
+#include "Transfer.h"
+#include "tempi/tempi.h"
+
+#include <algorithm>
+#include <climits>
+#include <vector>
+
+using namespace tempi;
+
+namespace {
+
+/// One side (send or receive) of a collective: per peer, count, byte offset and type.
+struct Side {
+  void *buf = nullptr;
+  int peers = 0;
+  std::vector<int> counts;
+  std::vector<int64_t> offsets; ///< bytes from buf
+  std::vector<MPI_Datatype> types;
+  std::vector<const tempi_static_plan *> plans;
+  // Set up by prepare():
+  bool staged = false, mirror = false;
+  Staging staging;
+  int64_t lo = 0, hi = 0;
+  std::vector<TypePlanPtr> typePlans;
+  std::vector<int> byteCounts, byteDispls;
+  void *mpiBuf = nullptr;
+};
+
+tempi_result prepare(Side &s, bool isSend) {
+  s.mpiBuf = s.buf;
+  if (!runtime::isDevice(s.buf)) return TEMPI_SUCCESS;
+  s.staged = true;
+  int64_t total = 0;
+  bool kernels = true;
+  s.typePlans.resize(s.peers);
+  s.byteCounts.resize(s.peers);
+  s.byteDispls.resize(s.peers);
+  s.lo = INT64_MAX;
+  s.hi = INT64_MIN;
+  for (int i = 0; i < s.peers; ++i) {
+    TypePlanPtr p = planFor(s.types[i], s.plans[i]);
+    s.typePlans[i] = p;
+    kernels = kernels && p->kind != TypePlan::Kind::Mirror;
+    int64_t bytes = int64_t(s.counts[i]) * p->size;
+    s.byteDispls[i] = int(std::min<int64_t>(total, INT_MAX));
+    s.byteCounts[i] = int(std::min<int64_t>(bytes, INT_MAX));
+    total += bytes;
+    int64_t lo, hi;
+    touchedSpan(*p, s.counts[i], &lo, &hi);
+    if (hi > lo) {
+      s.lo = std::min(s.lo, s.offsets[i] + lo);
+      s.hi = std::max(s.hi, s.offsets[i] + hi);
+    }
+  }
+  if (s.hi < s.lo) s.lo = s.hi = 0;
+  device::Stream st = device::defaultStream();
+  char *user = static_cast<char *>(s.buf);
+  if (!kernels || total > INT_MAX) {
+    s.mirror = true;
+    size_t span = size_t(s.hi - s.lo);
+    if (span) {
+      s.staging.host = device::allocPinned(span, false);
+      s.staging.pinned = s.staging.host != nullptr;
+      if (!s.staging.host) s.staging.host = malloc(span);
+      if (!s.staging.host) return TEMPI_ERR_NO_MEMORY;
+      s.staging.bytes = span;
+    }
+    s.mpiBuf = static_cast<char *>(s.staging.host) - s.lo;
+    // Receive side too: bytes outside the types must survive the copy back.
+    return copyAndSync(s.staging.host, user + s.lo, span);
+  }
+  if (total == 0) {
+    s.mpiBuf = nullptr;
+    return TEMPI_SUCCESS;
+  }
+  s.staging.bytes = size_t(total);
+  s.staging.device = device::allocDevice(size_t(total));
+  s.staging.host = device::allocPinned(size_t(total), false);
+  s.staging.pinned = s.staging.host != nullptr;
+  if (!s.staging.host) s.staging.host = malloc(size_t(total));
+  if (!s.staging.device || !s.staging.host) return TEMPI_ERR_NO_MEMORY;
+  s.mpiBuf = s.staging.host;
+  if (!isSend) return TEMPI_SUCCESS;
+  char *packed = static_cast<char *>(s.staging.device);
+  for (int i = 0; i < s.peers; ++i) {
+    const TypePlan &p = *s.typePlans[i];
+    if (s.byteCounts[i] == 0) continue;
+    void *dst = packed + s.byteDispls[i];
+    const char *src = user + s.offsets[i];
+    tempi_result r;
+    if (p.kind == TypePlan::Kind::Strided) {
+      r = device::pack(p.kernel, src, s.counts[i], dst, st);
+    } else if ((r = p.ensureUploaded()) == TEMPI_SUCCESS) {
+      r = device::packBlocks(p.blocks, src, s.counts[i], dst, st);
+    }
+    if (r != TEMPI_SUCCESS) return r;
+  }
+  if (tempi_result r = device::copyAsync(s.staging.host, s.staging.device, size_t(total), st);
+      r != TEMPI_SUCCESS)
+    return r;
+  return device::synchronize(st);
+}
+
+tempi_result finish(Side &s) {
+  if (!s.staged) return TEMPI_SUCCESS;
+  char *user = static_cast<char *>(s.buf);
+  if (s.mirror) return copyAndSync(user + s.lo, s.staging.host, size_t(s.hi - s.lo));
+  if (s.staging.bytes == 0) return TEMPI_SUCCESS;
+  device::Stream st = device::defaultStream();
+  if (tempi_result r = device::copyAsync(s.staging.device, s.staging.host, s.staging.bytes, st);
+      r != TEMPI_SUCCESS)
+    return r;
+  const char *packed = static_cast<const char *>(s.staging.device);
+  for (int i = 0; i < s.peers; ++i) {
+    const TypePlan &p = *s.typePlans[i];
+    if (s.byteCounts[i] == 0) continue;
+    tempi_result r;
+    if (p.kind == TypePlan::Kind::Strided) {
+      r = device::unpack(p.kernel, user + s.offsets[i], packed + s.byteDispls[i], s.counts[i], st);
+    } else if ((r = p.ensureUploaded()) == TEMPI_SUCCESS) {
+      r = device::unpackBlocks(p.blocks, user + s.offsets[i], packed + s.byteDispls[i],
+                               s.counts[i], st);
+    }
+    if (r != TEMPI_SUCCESS) return r;
+  }
+  return device::synchronize(st);
+}
+
+/// Number of send (out) and receive (in) peers: the communicator's size, or the topology's degrees.
+int peers(MPI_Comm comm, bool neighbor, int *in, int *out) {
+  if (!neighbor) {
+    int inter = 0, n = 0;
+    PMPI_Comm_test_inter(comm, &inter);
+    int rc = inter ? PMPI_Comm_remote_size(comm, &n) : PMPI_Comm_size(comm, &n);
+    *in = *out = n;
+    return rc;
+  }
+  int topo = MPI_UNDEFINED;
+  PMPI_Topo_test(comm, &topo);
+  if (topo == MPI_CART) {
+    int ndims = 0;
+    int rc = PMPI_Cartdim_get(comm, &ndims);
+    *in = *out = 2 * ndims;
+    return rc;
+  }
+  if (topo == MPI_GRAPH) {
+    int rank = 0, n = 0;
+    PMPI_Comm_rank(comm, &rank);
+    int rc = PMPI_Graph_neighbors_count(comm, rank, &n);
+    *in = *out = n;
+    return rc;
+  }
+  if (topo == MPI_DIST_GRAPH) {
+    int weighted = 0;
+    return PMPI_Dist_graph_neighbors_count(comm, in, out, &weighted);
+  }
+  return MPI_ERR_TOPOLOGY;
+}
+
+MPI_Aint extentOf(MPI_Datatype t) {
+  MPI_Aint lb = 0, extent = 0;
+  PMPI_Type_get_extent(t, &lb, &extent);
+  return extent;
+}
+
+template <typename Displ>
+void fill(Side &s, const void *buf, int n, const int counts[], const Displ displs[],
+          MPI_Datatype oneType, const MPI_Datatype types[], const tempi_static_plan *onePlan,
+          const tempi_static_plan *const plans[]) {
+  s.buf = const_cast<void *>(buf);
+  s.peers = n;
+  const MPI_Aint scale = types ? 1 : extentOf(oneType); // v: displacements in extents
+  for (int i = 0; i < n; ++i) {
+    s.counts.push_back(counts[i]);
+    s.offsets.push_back(int64_t(displs[i]) * scale);
+    s.types.push_back(types ? types[i] : oneType);
+    s.plans.push_back(types ? (plans ? plans[i] : nullptr) : onePlan);
+  }
+}
+
+/// Runs `call` with each side's MPI arguments, staging device sides around it.
+template <typename Call> int staged(MPI_Comm comm, Side &send, Side &recv, Call &&call) {
+  // MPI_IN_PLACE: the MPI reads what recvbuf holds, so the receive side is packed first too.
+  tempi_result r = prepare(send, true);
+  if (r == TEMPI_SUCCESS) r = prepare(recv, send.buf == MPI_IN_PLACE);
+  if (r != TEMPI_SUCCESS) {
+    releaseStaging(send.staging);
+    releaseStaging(recv.staging);
+    return runtime::raise(comm, r, "staging device buffers of a collective");
+  }
+  int rc = call();
+  if (rc == MPI_SUCCESS) r = finish(recv);
+  releaseStaging(send.staging);
+  releaseStaging(recv.staging);
+  if (r != TEMPI_SUCCESS) return runtime::raise(comm, r, "unpacking a collective's device buffer");
+  return rc;
+}
+
+bool packed(const Side &s) { return s.staged && !s.mirror; }
+
+int alltoallvCommon(bool neighbor, const void *sendbuf, const int sendcounts[], const int sdispls[],
+                    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                    const tempi_static_plan *sendplan, const tempi_static_plan *recvplan) {
+  auto pmpi = neighbor ? PMPI_Neighbor_alltoallv : PMPI_Alltoallv;
+  const bool inPlace = sendbuf == MPI_IN_PLACE;
+  if (!runtime::isDevice(sendbuf) && !runtime::isDevice(recvbuf))
+    return pmpi(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                comm);
+  int in = 0, out = 0;
+  if (int rc = peers(comm, neighbor, &in, &out); rc != MPI_SUCCESS)
+    return runtime::raiseCode(comm, rc, "counting a collective's peers");
+  Side send, recv;
+  if (!inPlace)
+    fill(send, sendbuf, out, sendcounts, sdispls, sendtype, nullptr, sendplan, nullptr);
+  else
+    send.buf = const_cast<void *>(sendbuf);
+  fill(recv, recvbuf, in, recvcounts, rdispls, recvtype, nullptr, recvplan, nullptr);
+  return staged(comm, send, recv, [&] {
+    const void *sb = send.mpiBuf;
+    const int *sc = packed(send) ? send.byteCounts.data() : sendcounts;
+    const int *sd = packed(send) ? send.byteDispls.data() : sdispls;
+    MPI_Datatype st = packed(send) ? MPI_PACKED : sendtype;
+    const int *rc = packed(recv) ? recv.byteCounts.data() : recvcounts;
+    const int *rd = packed(recv) ? recv.byteDispls.data() : rdispls;
+    MPI_Datatype rt = packed(recv) ? MPI_PACKED : recvtype;
+    return pmpi(sb, sc, sd, st, recv.mpiBuf, rc, rd, rt, comm);
+  });
+}
+
+} // namespace
+
+extern "C" {
+
+int tempi_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                    const tempi_static_plan *sendplan, const tempi_static_plan *recvplan) {
+  return alltoallvCommon(false, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                         rdispls, recvtype, comm, sendplan, recvplan);
+}
+
+int tempi_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                             const tempi_static_plan *sendplan,
+                             const tempi_static_plan *recvplan) {
+  return alltoallvCommon(true, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                         rdispls, recvtype, comm, sendplan, recvplan);
+}
+
+int tempi_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                    const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                    const tempi_static_plan *const sendplans[],
+                    const tempi_static_plan *const recvplans[]) {
+  if (!runtime::isDevice(sendbuf) && !runtime::isDevice(recvbuf))
+    return PMPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                          recvtypes, comm);
+  int in = 0, out = 0;
+  if (int rc = peers(comm, false, &in, &out); rc != MPI_SUCCESS)
+    return runtime::raiseCode(comm, rc, "counting a collective's peers");
+  Side send, recv;
+  if (sendbuf != MPI_IN_PLACE)
+    fill(send, sendbuf, out, sendcounts, sdispls, MPI_DATATYPE_NULL, sendtypes, nullptr, sendplans);
+  else
+    send.buf = const_cast<void *>(sendbuf);
+  fill(recv, recvbuf, in, recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes, nullptr, recvplans);
+  std::vector<MPI_Datatype> packedTypes(std::max(in, out), MPI_PACKED);
+  return staged(comm, send, recv, [&] {
+    return PMPI_Alltoallw(send.mpiBuf, packed(send) ? send.byteCounts.data() : sendcounts,
+                          packed(send) ? send.byteDispls.data() : sdispls,
+                          packed(send) ? packedTypes.data() : sendtypes, recv.mpiBuf,
+                          packed(recv) ? recv.byteCounts.data() : recvcounts,
+                          packed(recv) ? recv.byteDispls.data() : rdispls,
+                          packed(recv) ? packedTypes.data() : recvtypes, comm);
+  });
+}
+
+int tempi_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                             const MPI_Datatype sendtypes[], void *recvbuf,
+                             const int recvcounts[], const MPI_Aint rdispls[],
+                             const MPI_Datatype recvtypes[], MPI_Comm comm,
+                             const tempi_static_plan *const sendplans[],
+                             const tempi_static_plan *const recvplans[]) {
+  if (!runtime::isDevice(sendbuf) && !runtime::isDevice(recvbuf))
+    return PMPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                                   rdispls, recvtypes, comm);
+  int in = 0, out = 0;
+  if (int rc = peers(comm, true, &in, &out); rc != MPI_SUCCESS)
+    return runtime::raiseCode(comm, rc, "counting a collective's peers");
+  Side send, recv;
+  if (sendbuf != MPI_IN_PLACE)
+    fill(send, sendbuf, out, sendcounts, sdispls, MPI_DATATYPE_NULL, sendtypes, nullptr, sendplans);
+  else
+    send.buf = const_cast<void *>(sendbuf);
+  fill(recv, recvbuf, in, recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes, nullptr, recvplans);
+  std::vector<MPI_Datatype> packedTypes(std::max(in, out), MPI_PACKED);
+  return staged(comm, send, recv, [&] {
+    std::vector<MPI_Aint> sda(send.byteDispls.begin(), send.byteDispls.end());
+    std::vector<MPI_Aint> rda(recv.byteDispls.begin(), recv.byteDispls.end());
+    return PMPI_Neighbor_alltoallw(send.mpiBuf, packed(send) ? send.byteCounts.data() : sendcounts,
+                                   packed(send) ? sda.data() : sdispls,
+                                   packed(send) ? packedTypes.data() : sendtypes, recv.mpiBuf,
+                                   packed(recv) ? recv.byteCounts.data() : recvcounts,
+                                   packed(recv) ? rda.data() : rdispls,
+                                   packed(recv) ? packedTypes.data() : recvtypes, comm);
+  });
+}
+
+int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                  MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+                  MPI_Datatype recvtype, MPI_Comm comm) {
+  return tempi_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                         recvtype, comm, nullptr, nullptr);
+}
+int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                  const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                  const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  return tempi_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                         recvtypes, comm, nullptr, nullptr);
+}
+int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                           MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                           const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  return tempi_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                  rdispls, recvtype, comm, nullptr, nullptr);
+}
+int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                           const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                           const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                           MPI_Comm comm) {
+  return tempi_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                                  rdispls, recvtypes, comm, nullptr, nullptr);
+}
+
+} // extern "C"

@@ -1,0 +1,40 @@
+/// \file
+/// The performance model's estimates and choice (Model.h).
+#include "Model.h"
+
+#include <limits>
+
+namespace tempi {
+
+double estimateUs(Method m, Direction d, int64_t bytes, const ModelParams &p, bool mpiCudaAware) {
+  const double b = double(bytes) / 1e3; // bytes / (GB/s) in us = bytes / (1e3 * GB/s)
+  const double copyGbps = d == Direction::Send ? p.d2hGbps : p.h2dGbps;
+  switch (m) {
+  case Method::Staged: return p.launchUs + b / p.packGbps + p.copyUs + b / copyGbps;
+  case Method::OneShot: return p.launchUs + b / p.oneshotGbps;
+  case Method::Device:
+    if (mpiCudaAware) return p.launchUs + b / p.packGbps;
+    break;
+  case Method::Auto:
+  case Method::Ipc: break;
+  }
+  return std::numeric_limits<double>::infinity();
+}
+
+Method chooseMethod(Direction d, int64_t bytes, const ModelParams &p, bool mpiCudaAware,
+                    Method forced) {
+  if (forced == Method::Staged || forced == Method::OneShot) return forced;
+  if (forced == Method::Device && mpiCudaAware) return forced;
+  Method best = Method::Staged;
+  double bestUs = estimateUs(Method::Staged, d, bytes, p, mpiCudaAware);
+  for (Method m : {Method::OneShot, Method::Device}) {
+    double us = estimateUs(m, d, bytes, p, mpiCudaAware);
+    if (us < bestUs) {
+      best = m;
+      bestUs = us;
+    }
+  }
+  return best;
+}
+
+} // namespace tempi

@@ -1,0 +1,30 @@
+/// \file
+/// The performance model: which transfer method moves one message of device data.
+///
+/// Estimates, per direction, the time from "data in the user's device buffer" to "packed bytes
+/// handed to the MPI" (send) or the reverse (receive), from the measured ModelParams:
+///   staged:  launch + bytes/pack + copy + bytes/d2h      (pack into device staging, copy out)
+///   oneshot: launch + bytes/oneshot                       (kernel writes mapped pinned memory)
+///   device:  launch + bytes/pack                          (only with a CUDA-aware MPI)
+/// and picks the cheapest. A forced method (TEMPI_METHOD) wins when it is usable: `device` without
+/// a CUDA-aware MPI and `ipc` (not implemented) are refused and the model chooses instead.
+#pragma once
+
+#include "Env.h"
+#include "ModelParams.h"
+
+#include <cstdint>
+
+namespace tempi {
+
+enum class Direction { Send, Recv };
+
+/// Estimated microseconds for `bytes` packed bytes by `m` (infinity for a method that cannot
+/// serve: device without CUDA-aware MPI, ipc).
+double estimateUs(Method m, Direction d, int64_t bytes, const ModelParams &p, bool mpiCudaAware);
+
+/// The method for one message: never Auto, never Ipc, Device only when mpiCudaAware.
+Method chooseMethod(Direction d, int64_t bytes, const ModelParams &p, bool mpiCudaAware,
+                    Method forced);
+
+} // namespace tempi

@@ -1,0 +1,326 @@
+/// \file
+/// The request table and the Wait/Test/Start/Request_free logic around it (Requests.h).
+#include "Requests.h"
+
+#include "Handles.h"
+#include "Runtime.h"
+
+#include <atomic>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+namespace tempi::requests {
+namespace {
+
+std::mutex mutex;
+std::unordered_map<uint64_t, std::unique_ptr<PendingOp>> table;
+std::vector<std::pair<MPI_Request, std::unique_ptr<PendingOp>>> detached;
+std::atomic<size_t> live{0}; // table.size() + detached.size()
+
+void updateLive() { live.store(table.size() + detached.size(), std::memory_order_relaxed); }
+
+bool owns(uint64_t key) {
+  std::lock_guard<std::mutex> lock(mutex);
+  return table.count(key) != 0;
+}
+
+/// Finishes the op behind `key` after the MPI completed its request with `status`.
+int complete(uint64_t key, const MPI_Status &status) {
+  PendingOp *op = nullptr;
+  std::unique_ptr<PendingOp> owned;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = table.find(key);
+    if (it == table.end()) return MPI_SUCCESS;
+    if (!it->second->active) return MPI_SUCCESS; // an inactive persistent request
+    if (it->second->persistent) {
+      op = it->second.get();
+    } else {
+      owned = std::move(it->second);
+      table.erase(it);
+      op = owned.get();
+      updateLive();
+    }
+  }
+  tempi_result r = op->isRecv ? finishRecv(op->wire, status) : TEMPI_SUCCESS;
+  op->active = false;
+  MPI_Comm comm = op->comm;
+  if (owned) releaseWire(owned->wire);
+  if (r != TEMPI_SUCCESS) return runtime::raise(comm, r, "completing a device-buffer request");
+  return MPI_SUCCESS;
+}
+
+/// Tests (or, at finalize, waits for) detached requests and finishes those that completed.
+void progressDetached(bool block) {
+  std::vector<std::pair<MPI_Request, std::unique_ptr<PendingOp>>> mine;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (detached.empty()) return;
+    mine.swap(detached);
+    updateLive();
+  }
+  std::vector<std::pair<MPI_Request, std::unique_ptr<PendingOp>>> keep;
+  for (auto &[req, op] : mine) {
+    MPI_Status st;
+    int flag = 0;
+    if (block) {
+      PMPI_Wait(&req, &st);
+      flag = 1;
+    } else {
+      PMPI_Test(&req, &flag, &st);
+    }
+    if (!flag) {
+      keep.emplace_back(req, std::move(op));
+      continue;
+    }
+    tempi_result r = op->isRecv ? finishRecv(op->wire, st) : TEMPI_SUCCESS;
+    if (r != TEMPI_SUCCESS)
+      TEMPI_LOG(Error, "completing a freed device receive: %s", tempi_result_string(r));
+    if (op->persistent && req != MPI_REQUEST_NULL) PMPI_Request_free(&req);
+    releaseWire(op->wire);
+  }
+  std::lock_guard<std::mutex> lock(mutex);
+  for (auto &k : keep) detached.push_back(std::move(k));
+  updateLive();
+}
+
+/// Keys of `count` requests and whether any is ours.
+bool snapshot(int count, const MPI_Request reqs[], std::vector<uint64_t> &keys,
+              std::vector<char> &ours) {
+  keys.resize(count);
+  ours.assign(count, 0);
+  bool anyOurs = false;
+  std::lock_guard<std::mutex> lock(mutex);
+  for (int i = 0; i < count; ++i) {
+    keys[i] = handleKey(reqs[i]);
+    if (reqs[i] != MPI_REQUEST_NULL && table.count(keys[i])) ours[i] = anyOurs = true;
+  }
+  return anyOurs;
+}
+
+int firstError(int rc, int more) { return rc != MPI_SUCCESS ? rc : more; }
+
+} // namespace
+
+bool any() { return live.load(std::memory_order_relaxed) != 0; }
+
+size_t pendingCount() {
+  std::lock_guard<std::mutex> lock(mutex);
+  return table.size() + detached.size();
+}
+
+void add(MPI_Request request, std::unique_ptr<PendingOp> op) {
+  std::lock_guard<std::mutex> lock(mutex);
+  table[handleKey(request)] = std::move(op);
+  updateLive();
+}
+
+int wait(MPI_Request *request, MPI_Status *status) {
+  if (!any()) return PMPI_Wait(request, status);
+  progressDetached(false);
+  const uint64_t key = handleKey(*request);
+  if (*request == MPI_REQUEST_NULL || !owns(key)) return PMPI_Wait(request, status);
+  MPI_Status local;
+  MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
+  int rc = PMPI_Wait(request, st);
+  return firstError(rc, complete(key, *st));
+}
+
+int test(MPI_Request *request, int *flag, MPI_Status *status) {
+  if (!any()) return PMPI_Test(request, flag, status);
+  progressDetached(false);
+  const uint64_t key = handleKey(*request);
+  if (*request == MPI_REQUEST_NULL || !owns(key)) return PMPI_Test(request, flag, status);
+  MPI_Status local;
+  MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
+  int rc = PMPI_Test(request, flag, st);
+  if (!*flag) return rc;
+  return firstError(rc, complete(key, *st));
+}
+
+/// Finishes every request of a Waitall/Testall that completed. With MPI_ERR_IN_STATUS, entries
+/// still pending (MPI_ERR_PENDING) are left alone.
+static int completeAll(int count, const std::vector<uint64_t> &keys, const std::vector<char> &ours,
+                       MPI_Status st[], int rc) {
+  int err = MPI_SUCCESS;
+  for (int i = 0; i < count; ++i) {
+    if (!ours[i]) continue;
+    if (rc == MPI_ERR_IN_STATUS && st[i].MPI_ERROR == MPI_ERR_PENDING) continue;
+    err = firstError(err, complete(keys[i], st[i]));
+  }
+  return firstError(rc, err);
+}
+
+int waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
+  if (!any()) return PMPI_Waitall(count, requests, statuses);
+  progressDetached(false);
+  std::vector<uint64_t> keys;
+  std::vector<char> ours;
+  if (!snapshot(count, requests, keys, ours)) return PMPI_Waitall(count, requests, statuses);
+  std::vector<MPI_Status> local;
+  MPI_Status *st = statuses;
+  if (statuses == MPI_STATUSES_IGNORE) {
+    local.resize(count);
+    st = local.data();
+  }
+  int rc = PMPI_Waitall(count, requests, st);
+  return completeAll(count, keys, ours, st, rc);
+}
+
+int testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[]) {
+  if (!any()) return PMPI_Testall(count, requests, flag, statuses);
+  progressDetached(false);
+  std::vector<uint64_t> keys;
+  std::vector<char> ours;
+  if (!snapshot(count, requests, keys, ours)) return PMPI_Testall(count, requests, flag, statuses);
+  std::vector<MPI_Status> local;
+  MPI_Status *st = statuses;
+  if (statuses == MPI_STATUSES_IGNORE) {
+    local.resize(count);
+    st = local.data();
+  }
+  int rc = PMPI_Testall(count, requests, flag, st);
+  if (!*flag) return rc;
+  return completeAll(count, keys, ours, st, rc);
+}
+
+int waitany(int count, MPI_Request requests[], int *index, MPI_Status *status) {
+  if (!any()) return PMPI_Waitany(count, requests, index, status);
+  progressDetached(false);
+  std::vector<uint64_t> keys;
+  std::vector<char> ours;
+  if (!snapshot(count, requests, keys, ours)) return PMPI_Waitany(count, requests, index, status);
+  MPI_Status local;
+  MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
+  int rc = PMPI_Waitany(count, requests, index, st);
+  if (*index == MPI_UNDEFINED || !ours[*index]) return rc;
+  return firstError(rc, complete(keys[*index], *st));
+}
+
+int testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status) {
+  if (!any()) return PMPI_Testany(count, requests, index, flag, status);
+  progressDetached(false);
+  std::vector<uint64_t> keys;
+  std::vector<char> ours;
+  if (!snapshot(count, requests, keys, ours))
+    return PMPI_Testany(count, requests, index, flag, status);
+  MPI_Status local;
+  MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
+  int rc = PMPI_Testany(count, requests, index, flag, st);
+  if (!*flag || *index == MPI_UNDEFINED || !ours[*index]) return rc;
+  return firstError(rc, complete(keys[*index], *st));
+}
+
+static int someCommon(bool isWait, int incount, MPI_Request requests[], int *outcount,
+                      int indices[], MPI_Status statuses[]) {
+  std::vector<uint64_t> keys;
+  std::vector<char> ours;
+  if (!snapshot(incount, requests, keys, ours))
+    return isWait ? PMPI_Waitsome(incount, requests, outcount, indices, statuses)
+                  : PMPI_Testsome(incount, requests, outcount, indices, statuses);
+  std::vector<MPI_Status> local;
+  MPI_Status *st = statuses;
+  if (statuses == MPI_STATUSES_IGNORE) {
+    local.resize(incount);
+    st = local.data();
+  }
+  int rc = isWait ? PMPI_Waitsome(incount, requests, outcount, indices, st)
+                  : PMPI_Testsome(incount, requests, outcount, indices, st);
+  if (*outcount == MPI_UNDEFINED) return rc;
+  int err = MPI_SUCCESS;
+  for (int k = 0; k < *outcount; ++k) {
+    int i = indices[k];
+    if (!ours[i]) continue;
+    if (rc == MPI_ERR_IN_STATUS && st[k].MPI_ERROR == MPI_ERR_PENDING) continue;
+    err = firstError(err, complete(keys[i], st[k]));
+  }
+  return firstError(rc, err);
+}
+
+int waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+             MPI_Status statuses[]) {
+  if (!any()) return PMPI_Waitsome(incount, requests, outcount, indices, statuses);
+  progressDetached(false);
+  return someCommon(true, incount, requests, outcount, indices, statuses);
+}
+
+int testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+             MPI_Status statuses[]) {
+  if (!any()) return PMPI_Testsome(incount, requests, outcount, indices, statuses);
+  progressDetached(false);
+  return someCommon(false, incount, requests, outcount, indices, statuses);
+}
+
+/// Packs a persistent send / prepares a persistent receive before it starts.
+static tempi_result beforeStart(MPI_Request request, MPI_Comm *comm) {
+  PendingOp *op = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = table.find(handleKey(request));
+    if (it == table.end()) return TEMPI_SUCCESS;
+    op = it->second.get();
+  }
+  *comm = op->comm;
+  tempi_result r = op->isRecv ? prepareRecv(op->wire) : packWire(op->wire);
+  if (r == TEMPI_SUCCESS) op->active = true;
+  return r;
+}
+
+int start(MPI_Request *request) {
+  if (!any() || *request == MPI_REQUEST_NULL) return PMPI_Start(request);
+  MPI_Comm comm = MPI_COMM_NULL;
+  if (tempi_result r = beforeStart(*request, &comm); r != TEMPI_SUCCESS)
+    return runtime::raise(comm, r, "starting a persistent device-buffer request");
+  return PMPI_Start(request);
+}
+
+int startall(int count, MPI_Request requests[]) {
+  if (!any()) return PMPI_Startall(count, requests);
+  for (int i = 0; i < count; ++i) {
+    if (requests[i] == MPI_REQUEST_NULL) continue;
+    MPI_Comm comm = MPI_COMM_NULL;
+    if (tempi_result r = beforeStart(requests[i], &comm); r != TEMPI_SUCCESS)
+      return runtime::raise(comm, r, "starting a persistent device-buffer request");
+  }
+  return PMPI_Startall(count, requests);
+}
+
+int requestFree(MPI_Request *request) {
+  if (!any() || *request == MPI_REQUEST_NULL) return PMPI_Request_free(request);
+  std::unique_ptr<PendingOp> op;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = table.find(handleKey(*request));
+    if (it == table.end()) return PMPI_Request_free(request);
+    op = std::move(it->second);
+    table.erase(it);
+    if (op->active) { // keep the real request; finish it later
+      detached.emplace_back(*request, std::move(op));
+      *request = MPI_REQUEST_NULL;
+      updateLive();
+      return MPI_SUCCESS;
+    }
+    updateLive();
+  }
+  int rc = PMPI_Request_free(request);
+  releaseWire(op->wire);
+  return rc;
+}
+
+void finalize() {
+  progressDetached(true);
+  std::unordered_map<uint64_t, std::unique_ptr<PendingOp>> rest;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    rest.swap(table);
+    updateLive();
+  }
+  if (!rest.empty())
+    TEMPI_LOG(Info, "%zu device-buffer requests were never completed or freed before "
+                    "MPI_Finalize; their staging is released",
+              rest.size());
+  for (auto &[key, op] : rest) releaseWire(op->wire);
+}
+
+} // namespace tempi::requests

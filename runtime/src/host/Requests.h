@@ -1,0 +1,51 @@
+/// \file
+/// Requests of nonblocking and persistent device-buffer operations. The user holds the MPI's real
+/// request; this table maps it to the pending work (staging to release, unpack to do) that the
+/// Wait/Test families finish once the MPI reports completion. Requests TEMPI does not know pass
+/// through untouched, so a mix of both kinds in one Waitall works; when the table is empty every
+/// Wait/Test call is the plain PMPI call.
+///
+/// MPI_Request_free of an active TEMPI request detaches it: the real request is kept and
+/// progressed (MPI_Test) on later Wait/Test calls and waited for at MPI_Finalize, so a freed
+/// device receive still lands in the user's buffer and its staging is released.
+#pragma once
+
+#include "Transfer.h"
+
+#include <mpi.h>
+
+#include <memory>
+
+namespace tempi::requests {
+
+struct PendingOp {
+  Wire wire;
+  bool isRecv = false;
+  bool persistent = false;
+  bool active = false; ///< started and not yet completed
+  MPI_Comm comm = MPI_COMM_NULL;
+};
+
+/// True when some TEMPI request is pending or detached (a relaxed atomic load).
+bool any();
+void add(MPI_Request request, std::unique_ptr<PendingOp> op);
+size_t pendingCount(); ///< tests
+
+int wait(MPI_Request *request, MPI_Status *status);
+int waitall(int count, MPI_Request requests[], MPI_Status statuses[]);
+int waitany(int count, MPI_Request requests[], int *index, MPI_Status *status);
+int waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+             MPI_Status statuses[]);
+int test(MPI_Request *request, int *flag, MPI_Status *status);
+int testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[]);
+int testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status);
+int testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+             MPI_Status statuses[]);
+int start(MPI_Request *request);
+int startall(int count, MPI_Request requests[]);
+int requestFree(MPI_Request *request);
+
+/// Waits for detached requests and releases every remaining staging buffer (MPI_Finalize).
+void finalize();
+
+} // namespace tempi::requests

@@ -1,0 +1,76 @@
+/// \file
+/// Process-wide runtime state, MPI_Init/MPI_Finalize hooks and error reporting (Runtime.h).
+#include "Runtime.h"
+
+#include "Env.h"
+#include "Requests.h"
+#include "Transfer.h"
+#include "TypeCache.h"
+
+#include <string>
+#include <vector>
+
+// MPICH declares it in mpi.h; Open MPI in mpi-ext.h. Weak, so libtempi links against MPIs
+// without it (then the MPI is taken as not CUDA-aware).
+extern "C" int MPIX_Query_cuda_support(void) __attribute__((weak));
+
+namespace tempi::runtime {
+
+bool gActive = false;
+static ModelParams theParams;
+static bool cudaAware = false;
+
+const ModelParams &params() { return theParams; }
+bool mpiCudaAware() { return cudaAware; }
+
+void setActiveForTesting(bool a) { gActive = a; }
+
+void onInit() {
+  const Settings &s = settings();
+  int rank = 0;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  setLogRank(rank);
+  if (s.disable) {
+    TEMPI_LOG(Info, "TEMPI_DISABLE is set: every call goes straight to the MPI");
+    gActive = false;
+    return;
+  }
+  std::vector<std::string> warnings;
+  theParams = loadModelParams(defaultModelPath(), &warnings);
+  if (rank == 0)
+    for (const std::string &w : warnings) TEMPI_LOG(Warn, "model parameters: %s", w.c_str());
+  cudaAware = MPIX_Query_cuda_support && MPIX_Query_cuda_support() == 1;
+  gActive = device::available();
+  if (s.method == Method::Device && !cudaAware)
+    TEMPI_LOG(Warn, "TEMPI_METHOD=device needs a CUDA-aware MPI and this one is not; the model "
+                    "chooses instead");
+  if (s.method == Method::Ipc)
+    TEMPI_LOG(Warn, "TEMPI_METHOD=ipc is not implemented; the model chooses instead");
+  TEMPI_LOG(Info, "active=%d cuda_aware_mpi=%d method=%s model=%s", int(gActive), int(cudaAware),
+            methodName(s.method), theParams.fromFile ? "measured" : "defaults");
+}
+
+void onFinalize() {
+  requests::finalize();
+  typecache::clear();
+  clearStaticPlans();
+  if (gActive) device::finalize();
+  gActive = false;
+}
+
+int raise(MPI_Comm comm, tempi_result r, const char *what) {
+  int code = MPI_ERR_OTHER;
+  if (r == TEMPI_ERR_NO_MEMORY) code = MPI_ERR_NO_MEM;
+  if (r == TEMPI_ERR_INVALID_ARG) code = MPI_ERR_ARG;
+  TEMPI_LOG(Error, "%s: %s", what, tempi_result_string(r));
+  if (comm != MPI_COMM_NULL) PMPI_Comm_call_errhandler(comm, code);
+  return code;
+}
+
+int raiseCode(MPI_Comm comm, int code, const char *what) {
+  TEMPI_LOG(Info, "%s (MPI error %d)", what, code);
+  if (comm != MPI_COMM_NULL) PMPI_Comm_call_errhandler(comm, code);
+  return code;
+}
+
+} // namespace tempi::runtime

@@ -1,0 +1,236 @@
+/// \file
+/// Staging, packing and unpacking of one buffer argument (Transfer.h), through the device layer.
+#include "Transfer.h"
+
+#include "Model.h"
+#include "Runtime.h"
+#include "TypeCache.h"
+
+#include <climits>
+#include <cstdlib>
+#include <mutex>
+#include <unordered_map>
+
+namespace tempi {
+
+#define TEMPI_TRY(expr)                                                                           \
+  do {                                                                                            \
+    tempi_result tempi_r_ = (expr);                                                               \
+    if (tempi_r_ != TEMPI_SUCCESS) return tempi_r_;                                               \
+  } while (0)
+
+void releaseStaging(Staging &s) {
+  if (s.device) device::freeDevice(s.device);
+  if (s.host) {
+    if (s.pinned)
+      device::freePinned(s.host);
+    else
+      free(s.host);
+  }
+  s = Staging{};
+}
+
+void releaseWire(Wire &w) { releaseStaging(w.staging); }
+
+tempi_result copyAndSync(void *dst, const void *src, size_t bytes) {
+  if (bytes == 0) return TEMPI_SUCCESS;
+  device::Stream s = device::defaultStream();
+  TEMPI_TRY(device::copyAsync(dst, src, bytes, s));
+  return device::synchronize(s);
+}
+
+namespace {
+
+std::mutex staticMutex;
+std::unordered_map<const tempi_static_plan *, TypePlanPtr> staticPlans;
+
+/// Host memory for staging: pinned from the device layer's pool, else (pool exhausted) pageable.
+tempi_result allocHost(Staging &s, size_t bytes, bool mapped) {
+  s.host = device::allocPinned(bytes, mapped);
+  if (s.host) {
+    s.pinned = true;
+    s.mapped = mapped;
+    return TEMPI_SUCCESS;
+  }
+  if (mapped) return TEMPI_ERR_NO_MEMORY; // the caller falls back to the staged method
+  s.host = malloc(bytes);
+  return s.host ? TEMPI_SUCCESS : TEMPI_ERR_NO_MEMORY;
+}
+
+/// Staging for `bytes` packed bytes by method `m`; a one-shot buffer that cannot be mapped turns
+/// the method into staged.
+tempi_result allocStaging(Staging &s, size_t bytes, Method &m) {
+  s.bytes = bytes;
+  if (bytes == 0) return TEMPI_SUCCESS;
+  if (m == Method::OneShot && allocHost(s, bytes, true) != TEMPI_SUCCESS) m = Method::Staged;
+  if (m == Method::Staged || m == Method::Device) {
+    s.device = device::allocDevice(bytes);
+    if (!s.device) return TEMPI_ERR_NO_MEMORY;
+  }
+  if (m == Method::Staged) TEMPI_TRY(allocHost(s, bytes, false));
+  return TEMPI_SUCCESS;
+}
+
+/// Common setup: plan, size, mirror or packed, staging.
+tempi_result setUp(void *buf, int count, MPI_Datatype type, const tempi_static_plan *sp,
+                   Direction dir, Wire &w) {
+  w.ptr = buf;
+  w.count = count;
+  w.type = type;
+  if (!runtime::isDevice(buf)) return TEMPI_SUCCESS;
+  if (count <= 0) { // nothing moves: the MPI never sees the device pointer
+    w.ptr = nullptr;
+    return TEMPI_SUCCESS;
+  }
+  w.staged = true;
+  w.userBuf = buf;
+  w.userCount = count;
+  w.userType = type;
+  w.plan = planFor(type, sp);
+  w.packedBytes = int64_t(count) * w.plan->size;
+  if (w.plan->kind == TypePlan::Kind::Mirror || w.packedBytes > INT_MAX) {
+    w.mirror = true;
+    touchedSpan(*w.plan, count, &w.spanLo, &w.spanHi);
+    Staging &s = w.staging;
+    s.bytes = size_t(w.spanHi - w.spanLo);
+    if (s.bytes) TEMPI_TRY(allocHost(s, s.bytes, false));
+    w.ptr = static_cast<char *>(s.host) - w.spanLo;
+    return TEMPI_SUCCESS;
+  }
+  w.method = chooseMethod(dir, w.packedBytes, runtime::params(), runtime::mpiCudaAware(),
+                          settings().method);
+  TEMPI_TRY(allocStaging(w.staging, size_t(w.packedBytes), w.method));
+  w.ptr = w.method == Method::Device ? w.staging.device : w.staging.host;
+  w.count = int(w.packedBytes);
+  w.type = MPI_PACKED;
+  return TEMPI_SUCCESS;
+}
+
+/// Where the kernel writes (send) or reads (receive) the packed bytes.
+void *kernelSide(const Wire &w) {
+  if (w.method == Method::OneShot) return device::mappedDevicePointer(w.staging.host);
+  return w.staging.device;
+}
+
+} // namespace
+
+TypePlanPtr planFor(MPI_Datatype type, const tempi_static_plan *sp) {
+  TypePlanPtr cached = typecache::lookup(type);
+  if (!sp) return cached;
+  std::lock_guard<std::mutex> lock(staticMutex);
+  auto it = staticPlans.find(sp);
+  if (it != staticPlans.end()) return it->second ? it->second : cached;
+  TypePlanPtr p;
+  if (sp->abi_version >= 1 && sp->ndims >= 0 && sp->ndims <= TEMPI_MAX_DIMS &&
+      sp->size == cached->size && sp->extent == cached->extent && sp->lb == cached->lb) {
+    StridedBlock b;
+    b.start = sp->start;
+    b.bytes = sp->bytes;
+    for (int i = 0; i < sp->ndims; ++i) b.dims.push_back({sp->counts[i], sp->strides[i]});
+    b.extent = sp->extent;
+    b.lb = sp->lb;
+    if (b.size() == sp->size) p = planFromStrided(b, cached->trueLb, cached->trueExtent);
+  }
+  if (!p)
+    TEMPI_LOG(Warn, "static plan %s does not match its datatype (size %lld, extent %lld); using "
+                    "the commit-time plan",
+              sp->text ? sp->text : "?", (long long)cached->size, (long long)cached->extent);
+  staticPlans.emplace(sp, p);
+  return p ? p : cached;
+}
+
+void clearStaticPlans() {
+  std::lock_guard<std::mutex> lock(staticMutex);
+  staticPlans.clear();
+}
+
+tempi_result wireForSend(const void *buf, int count, MPI_Datatype type,
+                         const tempi_static_plan *sp, bool packNow, Wire &w) {
+  tempi_result r = setUp(const_cast<void *>(buf), count, type, sp, Direction::Send, w);
+  if (r == TEMPI_SUCCESS && packNow) r = packWire(w);
+  if (r != TEMPI_SUCCESS) releaseWire(w);
+  return r;
+}
+
+tempi_result packWire(Wire &w) {
+  if (!w.staged) return TEMPI_SUCCESS;
+  const char *user = static_cast<const char *>(w.userBuf);
+  if (w.mirror) return copyAndSync(w.staging.host, user + w.spanLo, w.staging.bytes);
+  if (w.packedBytes == 0) return TEMPI_SUCCESS;
+  const TypePlan &p = *w.plan;
+  device::Stream s = device::defaultStream();
+  void *target = kernelSide(w);
+  if (p.contiguous) {
+    // One copy straight to where the MPI reads (host staging, or device staging for `device`).
+    void *dst = w.method == Method::Device ? w.staging.device : w.staging.host;
+    TEMPI_TRY(device::copyAsync(dst, user + p.kernel.shape.start, size_t(w.packedBytes), s));
+    return device::synchronize(s);
+  }
+  if (p.kind == TypePlan::Kind::Strided) {
+    TEMPI_TRY(device::pack(p.kernel, user, w.userCount, target, s));
+  } else {
+    TEMPI_TRY(p.ensureUploaded());
+    TEMPI_TRY(device::packBlocks(p.blocks, user, w.userCount, target, s));
+  }
+  if (w.method == Method::Staged)
+    TEMPI_TRY(device::copyAsync(w.staging.host, w.staging.device, size_t(w.packedBytes), s));
+  return device::synchronize(s);
+}
+
+tempi_result wireForRecv(void *buf, int count, MPI_Datatype type, const tempi_static_plan *sp,
+                         bool prepareNow, Wire &w) {
+  tempi_result r = setUp(buf, count, type, sp, Direction::Recv, w);
+  if (r == TEMPI_SUCCESS && prepareNow) r = prepareRecv(w);
+  if (r != TEMPI_SUCCESS) releaseWire(w);
+  return r;
+}
+
+tempi_result prepareRecv(Wire &w) {
+  if (!w.staged || !w.mirror) return TEMPI_SUCCESS;
+  return copyAndSync(w.staging.host, static_cast<char *>(w.userBuf) + w.spanLo, w.staging.bytes);
+}
+
+tempi_result finishRecv(Wire &w, const MPI_Status &status) {
+  if (!w.staged) return TEMPI_SUCCESS;
+  int cancelled = 0;
+  PMPI_Test_cancelled(&status, &cancelled);
+  if (cancelled) return TEMPI_SUCCESS;
+  char *user = static_cast<char *>(w.userBuf);
+  if (w.mirror) return copyAndSync(user + w.spanLo, w.staging.host, w.staging.bytes);
+  int got = 0;
+  if (PMPI_Get_count(&status, MPI_PACKED, &got) != MPI_SUCCESS || got == MPI_UNDEFINED || got < 0)
+    got = 0;
+  const int64_t n = std::min<int64_t>(got, w.packedBytes);
+  if (n == 0) return TEMPI_SUCCESS;
+  const TypePlan &p = *w.plan;
+  device::Stream s = device::defaultStream();
+  if (p.contiguous) {
+    const void *src = w.method == Method::Device ? w.staging.device : w.staging.host;
+    TEMPI_TRY(device::copyAsync(user + p.kernel.shape.start, src, size_t(n), s));
+    return device::synchronize(s);
+  }
+  if (w.method == Method::Staged)
+    TEMPI_TRY(device::copyAsync(w.staging.device, w.staging.host, size_t(n), s));
+  const void *src = kernelSide(w);
+  const int64_t full = n / p.size, rest = n % p.size;
+  if (full > 0) {
+    if (p.kind == TypePlan::Kind::Strided) {
+      TEMPI_TRY(device::unpack(p.kernel, user, src, full, s));
+    } else {
+      TEMPI_TRY(p.ensureUploaded());
+      TEMPI_TRY(device::unpackBlocks(p.blocks, user, src, full, s));
+    }
+  }
+  // A short message ends inside an element: its first `rest` bytes, run by run, as the MPI would.
+  const char *tail = static_cast<const char *>(w.staging.host ? w.staging.host : w.staging.device) +
+                     full * p.size;
+  tempi_result r = TEMPI_SUCCESS;
+  forEachRun(p, full, rest, [&](int64_t off, int64_t bytes) {
+    if (r == TEMPI_SUCCESS) r = device::copyAsync(user + off, tail, size_t(bytes), s);
+    tail += bytes;
+  });
+  TEMPI_TRY(r);
+  return device::synchronize(s);
+}
+
+} // namespace tempi

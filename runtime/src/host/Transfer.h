@@ -1,0 +1,70 @@
+/// \file
+/// Wire: what the MPI sees for one buffer argument of one call. For a host buffer it is the
+/// caller's (buf, count, datatype), unchanged. For a device buffer it is host (or, with a
+/// CUDA-aware MPI, device) staging that holds the packed bytes, sent as count*size MPI_PACKED, so
+/// an unmodified peer receives it with its typed receive and vice versa; or, for a Mirror plan or
+/// a message over INT_MAX packed bytes, a host copy of the touched span used with the original
+/// datatype. The statuses the MPI fills are then exactly those of the typed call.
+///
+/// Send side: wireForSend packs (method from the model) before the MPI call. Receive side:
+/// wireForRecv provides staging, finishRecv unpacks what the status says arrived (a trailing
+/// partial element included). releaseWire returns the staging; nothing leaks on any error path.
+#pragma once
+
+#include "Env.h"
+#include "TypePlan.h"
+#include "tempi/tempi.h"
+
+#include <mpi.h>
+
+namespace tempi {
+
+struct Staging {
+  void *host = nullptr;   ///< pinned (or, if the pool is exhausted, pageable) host memory
+  void *device = nullptr; ///< device scratch for the staged and device methods
+  size_t bytes = 0;
+  bool pinned = false, mapped = false;
+};
+void releaseStaging(Staging &s);
+
+struct Wire {
+  // What the MPI sees.
+  void *ptr = nullptr;
+  int count = 0;
+  MPI_Datatype type = MPI_DATATYPE_NULL;
+  // The caller's side.
+  bool staged = false; ///< false: host buffer, ptr/count/type are the caller's
+  void *userBuf = nullptr;
+  int userCount = 0;
+  MPI_Datatype userType = MPI_DATATYPE_NULL;
+  TypePlanPtr plan;
+  Method method = Method::Staged;
+  bool mirror = false;   ///< host copy of the span with the original type
+  int64_t spanLo = 0, spanHi = 0;
+  int64_t packedBytes = 0;
+  Staging staging;
+};
+
+/// The plan for (datatype, static plan): the static plan when given and consistent with the
+/// MPI's size/extent of the type, else the cache's.
+TypePlanPtr planFor(MPI_Datatype type, const tempi_static_plan *staticPlan);
+void clearStaticPlans(); ///< at MPI_Finalize
+
+/// Sets up `w` for sending (buf, count, type); device buffers are packed now when packNow (a
+/// persistent send packs at each MPI_Start instead).
+tempi_result wireForSend(const void *buf, int count, MPI_Datatype type,
+                         const tempi_static_plan *sp, bool packNow, Wire &w);
+tempi_result packWire(Wire &w);
+/// Sets up `w` for receiving into (buf, count, type). prepareRecv must run before each MPI
+/// receive starts (a Mirror wire copies the span out so the bytes outside the type survive).
+tempi_result wireForRecv(void *buf, int count, MPI_Datatype type, const tempi_static_plan *sp,
+                         bool prepareNow, Wire &w);
+tempi_result prepareRecv(Wire &w);
+/// Moves what arrived (per `status`) into the caller's buffer; a cancelled receive moves nothing.
+tempi_result finishRecv(Wire &w, const MPI_Status &status);
+void releaseWire(Wire &w);
+
+/// Host-side copy helpers on the runtime's stream, synchronized before they return.
+tempi_result copyAndSync(void *dst, const void *src, size_t bytes);
+
+} // namespace tempi

@@ -1,0 +1,177 @@
+/// \file
+/// The datatype cache (TypeCache.h) and plan construction from a committed MPI datatype.
+#include "TypeCache.h"
+
+#include "Env.h"
+#include "Handles.h"
+#include "DecodeAdapter.h"
+#include "passes/PassRegistry.h"
+#include "passes/TextForm.h"
+
+#include <shared_mutex>
+#include <unordered_map>
+
+namespace tempi {
+
+TypePlan::~TypePlan() {
+  if (uploaded) device::releaseBlockList(blocks);
+}
+
+tempi_result TypePlan::ensureUploaded() const {
+  if (kind != Kind::Blocks) return TEMPI_SUCCESS;
+  std::lock_guard<std::mutex> lock(uploadMutex);
+  if (uploaded) return TEMPI_SUCCESS;
+  tempi_result r = device::uploadBlockList(blocks);
+  if (r == TEMPI_SUCCESS) uploaded = true;
+  return r;
+}
+
+TypePlanPtr planFromStrided(const StridedBlock &b, int64_t trueLb, int64_t trueExtent) {
+  auto p = std::make_shared<TypePlan>();
+  p->kind = TypePlan::Kind::Strided;
+  p->kernel = makePlan(b);
+  p->size = b.size();
+  p->extent = b.extent;
+  p->lb = b.lb;
+  p->trueLb = trueLb;
+  p->trueExtent = trueExtent;
+  p->contiguous = b.dims.empty() && b.bytes == b.extent && b.start == b.lb;
+  return p;
+}
+
+void touchedSpan(const TypePlan &p, int64_t count, int64_t *lo, int64_t *hi) {
+  if (count <= 0 || p.size == 0) {
+    *lo = *hi = 0;
+    return;
+  }
+  int64_t first = p.trueLb, last = p.trueLb + (count - 1) * p.extent;
+  *lo = std::min(first, last);
+  *hi = std::max(first, last) + p.trueExtent;
+}
+
+namespace typecache {
+namespace {
+std::shared_mutex mutex;
+std::unordered_map<uint64_t, TypePlanPtr> plans;
+
+TypePlanPtr mirror(const TypePlan &layout, std::string why) {
+  auto p = std::make_shared<TypePlan>();
+  p->kind = TypePlan::Kind::Mirror;
+  p->size = layout.size;
+  p->extent = layout.extent;
+  p->lb = layout.lb;
+  p->trueLb = layout.trueLb;
+  p->trueExtent = layout.trueExtent;
+  p->why = std::move(why);
+  return p;
+}
+} // namespace
+
+TypePlanPtr buildPlan(MPI_Datatype type) {
+  TypePlan layout;
+  MPI_Count size = 0, lb = 0, extent = 0, tlb = 0, textent = 0;
+  if (PMPI_Type_size_x(type, &size) != MPI_SUCCESS ||
+      PMPI_Type_get_extent_x(type, &lb, &extent) != MPI_SUCCESS ||
+      PMPI_Type_get_true_extent_x(type, &tlb, &textent) != MPI_SUCCESS)
+    return mirror(layout, "the MPI did not report the type's size and extent");
+  layout.size = size;
+  layout.extent = extent;
+  layout.lb = lb;
+  layout.trueLb = tlb;
+  layout.trueExtent = textent;
+  if (settings().noTypeCache) return mirror(layout, "TEMPI_NO_TYPE_CACHE is set");
+
+  int ni = 0, na = 0, nd = 0, combiner = 0;
+  if (PMPI_Type_get_envelope(type, &ni, &na, &nd, &combiner) != MPI_SUCCESS)
+    return mirror(layout, "MPI_Type_get_envelope failed");
+  if (combiner == MPI_COMBINER_NAMED && size == extent && lb == 0 && tlb == 0 && textent == size) {
+    StridedBlock b;
+    b.start = 0;
+    b.bytes = size;
+    b.extent = extent;
+    b.lb = 0;
+    return planFromStrided(b, tlb, textent);
+  }
+
+  Result<TypeExprPtr> expr = decodeType(type);
+  if (!expr) return mirror(layout, "not decoded: " + expr.error());
+  Result<IRPtr> ir = translate(**expr);
+  if (!ir) return mirror(layout, "not translated: " + ir.error());
+  IRPtr canon = canonicalize(*ir);
+  const Layout &l = canon->layout;
+  if (l.size != size || l.extent != extent || l.lb != lb || l.trueLb != tlb ||
+      l.trueExtent != textent) {
+    TEMPI_LOG(Warn, "decoded layout of %s disagrees with the MPI's (size %lld/%lld, extent "
+                    "%lld/%lld); the type takes the mirror path",
+              printExpr(**expr).c_str(), (long long)l.size, (long long)size, (long long)l.extent,
+              (long long)extent);
+    return mirror(layout, "decoded layout disagrees with the MPI");
+  }
+  if (std::optional<StridedBlock> sb = toStridedBlock(*canon)) {
+    TypePlanPtr p = planFromStrided(*sb, tlb, textent);
+    TEMPI_LOG(Debug, "planned %s as %s", printExpr(**expr).c_str(), printStrided(*sb).c_str());
+    return p;
+  }
+  auto p = std::make_shared<TypePlan>();
+  p->kind = TypePlan::Kind::Blocks;
+  p->size = size;
+  p->extent = extent;
+  p->lb = lb;
+  p->trueLb = tlb;
+  p->trueExtent = textent;
+  forEachBlock(*canon, 1, [&](int64_t off, int64_t bytes) {
+    p->blocks.offsets.push_back(off);
+    p->blocks.lengths.push_back(bytes);
+  });
+  p->blocks.extent = extent;
+  p->blocks.size = size;
+  TEMPI_LOG(Debug, "planned %s as %zu blocks", printExpr(**expr).c_str(), p->blocks.offsets.size());
+  return p;
+}
+
+void onCommit(MPI_Datatype type) {
+  TypePlanPtr p = buildPlan(type);
+  std::unique_lock<std::shared_mutex> lock(mutex);
+  plans[handleKey(type)] = std::move(p);
+}
+
+void onFree(MPI_Datatype type) {
+  std::unique_lock<std::shared_mutex> lock(mutex);
+  plans.erase(handleKey(type));
+}
+
+void onDup(MPI_Datatype oldType, MPI_Datatype newType) {
+  TypePlanPtr p;
+  {
+    std::shared_lock<std::shared_mutex> lock(mutex);
+    auto it = plans.find(handleKey(oldType));
+    if (it != plans.end()) p = it->second;
+  }
+  if (!p) p = buildPlan(newType);
+  std::unique_lock<std::shared_mutex> lock(mutex);
+  plans[handleKey(newType)] = std::move(p);
+}
+
+TypePlanPtr lookup(MPI_Datatype type) {
+  {
+    std::shared_lock<std::shared_mutex> lock(mutex);
+    auto it = plans.find(handleKey(type));
+    if (it != plans.end()) return it->second;
+  }
+  TypePlanPtr p = buildPlan(type);
+  std::unique_lock<std::shared_mutex> lock(mutex);
+  return plans.emplace(handleKey(type), std::move(p)).first->second;
+}
+
+size_t cachedCount() {
+  std::shared_lock<std::shared_mutex> lock(mutex);
+  return plans.size();
+}
+
+void clear() {
+  std::unique_lock<std::shared_mutex> lock(mutex);
+  plans.clear();
+}
+
+} // namespace typecache
+} // namespace tempi

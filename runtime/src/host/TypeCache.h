@@ -1,0 +1,28 @@
+/// \file
+/// The datatype cache: one TypePlan per committed MPI_Datatype handle, made at MPI_Type_commit
+/// (decode with MPI_Type_get_envelope/_contents -> translate -> canonicalize -> StridedBlock or
+/// block list) and dropped at MPI_Type_free, so a reused handle never serves a stale plan.
+/// Named types and handles the cache has not seen are planned on first lookup. Thread-safe;
+/// lookup of a cached handle is one shared-lock hash probe.
+///
+/// A type that cannot be decoded, or whose decoded layout disagrees with what the MPI reports
+/// (size, extent, true extent), gets a Mirror plan: correct for any type, just slower.
+#pragma once
+
+#include "TypePlan.h"
+
+#include <mpi.h>
+
+#include <cstddef>
+
+namespace tempi::typecache {
+
+void onCommit(MPI_Datatype type);                 ///< after a successful PMPI_Type_commit
+void onFree(MPI_Datatype type);                   ///< before PMPI_Type_free (handle still valid)
+void onDup(MPI_Datatype oldType, MPI_Datatype newType); ///< after a successful PMPI_Type_dup
+TypePlanPtr lookup(MPI_Datatype type);            ///< plans on a miss; never null
+TypePlanPtr buildPlan(MPI_Datatype type);         ///< uncached (tests, and the miss path)
+size_t cachedCount();
+void clear();                                     ///< at MPI_Finalize
+
+} // namespace tempi::typecache
