@@ -2,6 +2,9 @@
 /// Parses tempi-opt's command line (see Options.h and usage()).
 #include "Options.h"
 
+#include <cerrno>
+#include <cstdlib>
+
 namespace tempi::opt {
 
 std::string usage() {
@@ -18,6 +21,9 @@ std::string usage() {
          "                    strided   its StridedBlock, or 'irregular' when a seq remains\n"
          "                    plan      the kernel plan of that StridedBlock\n"
          "                    expr      the parsed TypeExpr printed back (TypeExpr lines only)\n"
+         "                    blocks    the byte ranges in pack order, offset+bytes, adjacent ones\n"
+         "                              merged, for --count elements (the packed bytes' sources)\n"
+         "  --count=N         elements for --print=blocks (default 1; element i at i * extent)\n"
          "  --list-passes     print every pass name and summary, in canonicalization order\n"
          "  --help            this text\n"
          "  --version         the version\n"
@@ -66,9 +72,20 @@ Result<Options> parseOptions(const std::vector<std::string> &args) {
         o.print = PrintMode::Plan;
       else if (m == "expr")
         o.print = PrintMode::Expr;
+      else if (m == "blocks")
+        o.print = PrintMode::Blocks;
       else
         return Result<Options>::fail("unknown --print mode '" + m +
-                                     "' (expected ir, canonical, strided, plan or expr)");
+                                     "' (expected ir, canonical, strided, plan, expr or blocks)");
+    } else if (a.rfind("--count=", 0) == 0) {
+      std::string v = a.substr(8);
+      char *end = nullptr;
+      errno = 0;
+      long long n = std::strtoll(v.c_str(), &end, 10);
+      if (v.empty() || *end != '\0' || errno == ERANGE || n < 0 || n > 1000000)
+        return Result<Options>::fail("--count needs an integer from 0 to 1000000, not '" + v +
+                                     "'");
+      o.count = n;
     } else if (a != "-" && !a.empty() && a[0] == '-') {
       return Result<Options>::fail("unknown option '" + a + "'");
     } else {

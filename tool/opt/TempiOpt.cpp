@@ -118,6 +118,16 @@ private:
         std::cout << printPlan(makePlan(*b)) << "\n";
       return;
     }
+    case PrintMode::Blocks: {
+      std::string out = "blocks(";
+      bool first = true;
+      forEachBlock(n, o_.count, [&](int64_t off, int64_t bytes) {
+        out += (first ? "" : ", ") + std::to_string(off) + "+" + std::to_string(bytes);
+        first = false;
+      });
+      std::cout << out << ")\n";
+      return;
+    }
     case PrintMode::Expr:
       return;
     }
