@@ -1,0 +1,633 @@
+/// \file
+/// The tempi-cc pipeline (see Driver.h for what it does and its failure policy).
+#include "tool/driver/Driver.h"
+
+#include "tool/driver/KernelCache.h"
+#include "tool/driver/Process.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <dirent.h>
+#include <iostream>
+#include <optional>
+#include <set>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace tempi::driver {
+namespace {
+
+/// MPI calls tempi-rewrite may rewrite. A source that spells none of them cannot change, so it
+/// is compiled without running the tool (the tool only edits calls spelled in the main file).
+constexpr const char *kRewritableCalls[] = {
+    "MPI_Send", "MPI_Ssend", "MPI_Rsend", "MPI_Bsend", "MPI_Isend", "MPI_Issend", "MPI_Recv",
+    "MPI_Irecv", "MPI_Pack", "MPI_Unpack", "MPI_Neighbor_alltoall", "MPI_Alltoall"};
+
+struct SourceState {
+  Input input;
+  std::string original;       ///< as the user spelled it
+  bool rewritten = false;     ///< false: compile `original` unchanged
+  std::string rewrittenPath;  ///< in the temporary directory
+  std::string kernelSource;   ///< generated .cu (may not exist)
+  int kernelCount = 0;
+  std::string kernelObject;   ///< compiled kernels, when kernelCount > 0
+};
+
+class Pipeline {
+public:
+  Pipeline(const Config &cfg, const std::vector<std::string> &originalArgs)
+      : cfg_(cfg), originalArgs_(originalArgs) {}
+  ~Pipeline() { removeTemps(); }
+  int run();
+
+private:
+  // Steps.
+  bool makeTempDir();
+  void analyze(SourceState &s, size_t ordinal);
+  void runLintOn(const SourceState &s);
+  void compileKernels(SourceState &s);
+  int compileOnly();
+  int compileAndLink();
+  int passThrough();
+  int linkOnly();
+
+  // Helpers.
+  bool fail(SourceState &s, const std::string &what, const std::string &details);
+  int runStep(const std::vector<std::string> &argv, bool capture, std::string *output);
+  int runWrapper(const std::vector<std::string> &args, bool capture, std::string *output);
+  std::vector<std::string> mpiFrontEndFlags();
+  std::vector<std::string> tempiLinkFlags(bool withCuda) const;
+  bool inputsUseTempi(bool &withCuda) const;
+  void fixDependencies(const SourceState &s) const;
+  void warn(const std::string &msg) const { std::cerr << cfg_.self << ": warning: " << msg << "\n"; }
+  void error(const std::string &msg) const { std::cerr << cfg_.self << ": error: " << msg << "\n"; }
+  void removeTemps();
+
+  const Config &cfg_;
+  const std::vector<std::string> &originalArgs_;
+  CommandLine cl_;
+  std::vector<SourceState> sources_;
+  std::string temp_;
+  std::optional<std::vector<std::string>> mpiFlags_;
+  bool fatal_ = false;
+  bool lintWarned_ = false;
+};
+
+bool containsRewritableCall(const std::string &text) {
+  for (const char *name : kRewritableCalls)
+    if (text.find(name) != std::string::npos)
+      return true;
+  return false;
+}
+
+/// The rewritten text equals the original, up to one leading #line directive.
+bool sameAsOriginal(const std::string &original, const std::string &rewritten) {
+  if (rewritten == original)
+    return true;
+  if (rewritten.rfind("#line ", 0) == 0) {
+    size_t nl = rewritten.find('\n');
+    return nl != std::string::npos && rewritten.compare(nl + 1, std::string::npos, original) == 0;
+  }
+  return false;
+}
+
+/// N from the "// tempi-kernels: N" line of a generated file; -1 when the line is missing.
+int kernelCountOf(const std::string &text) {
+  const std::string tag = "// tempi-kernels: ";
+  size_t at = text.find(tag);
+  if (at == std::string::npos || at > 1024)
+    return -1;
+  return std::atoi(text.c_str() + at + tag.size());
+}
+
+std::string firstLine(const std::string &text) {
+  size_t b = text.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos)
+    return "";
+  return text.substr(b, text.find('\n', b) - b);
+}
+
+void removeTree(const std::string &path) {
+  if (DIR *d = opendir(path.c_str())) {
+    while (dirent *e = readdir(d)) {
+      std::string name = e->d_name;
+      if (name == "." || name == "..")
+        continue;
+      std::string child = path + "/" + name;
+      struct stat st;
+      if (lstat(child.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+        removeTree(child);
+      else
+        unlink(child.c_str());
+    }
+    closedir(d);
+  }
+  rmdir(path.c_str());
+}
+
+std::string baseName(const std::string &path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+} // namespace
+
+int Pipeline::run() {
+  std::string err;
+  cl_ = classify(expandResponseFiles(originalArgs_, err));
+  if (!err.empty()) {
+    error(err);
+    return 1;
+  }
+  if (cl_.action == Action::Preprocess || cl_.action == Action::Assemble)
+    return passThrough();
+  if (cl_.sources.empty())
+    return cl_.action == Action::Link ? linkOnly() : passThrough();
+  if (cl_.action == Action::Compile && cl_.output && cl_.sources.size() > 1)
+    return passThrough(); // the compiler reports "-o with -c and several files"
+
+  // Only sources that spell a rewritable call need the tool (and a temporary directory).
+  for (size_t i = 0; i < cl_.sources.size(); ++i) {
+    SourceState s;
+    s.input = cl_.sources[i];
+    s.original = cl_.args[s.input.index];
+    sources_.push_back(s);
+  }
+  std::vector<bool> candidate(sources_.size(), false);
+  bool any = false;
+  for (size_t i = 0; i < sources_.size(); ++i) {
+    std::string text;
+    candidate[i] = readFile(sources_[i].original, text) && containsRewritableCall(text);
+    any = any || candidate[i] || cfg_.runLint;
+  }
+  if (any && !makeTempDir())
+    return 1;
+  for (size_t i = 0; i < sources_.size(); ++i) {
+    if (cfg_.runLint)
+      runLintOn(sources_[i]);
+    if (candidate[i])
+      analyze(sources_[i], i);
+    if (fatal_)
+      return 1;
+  }
+  for (auto &s : sources_) {
+    if (s.rewritten && s.kernelCount != 0)
+      compileKernels(s);
+    if (fatal_)
+      return 1;
+  }
+
+  bool anyRewritten = std::any_of(sources_.begin(), sources_.end(),
+                                  [](const SourceState &s) { return s.rewritten; });
+  if (!anyRewritten) {
+    bool cuda = false;
+    if (cl_.action == Action::Link && inputsUseTempi(cuda))
+      return compileAndLink();
+    return passThrough();
+  }
+  return cl_.action == Action::Compile ? compileOnly() : compileAndLink();
+}
+
+bool Pipeline::makeTempDir() {
+  std::string pattern = cfg_.tempRoot + "/tempi-cc.XXXXXX";
+  std::vector<char> buf(pattern.begin(), pattern.end());
+  buf.push_back('\0');
+  if (!mkdtemp(buf.data())) {
+    error("cannot create a temporary directory under " + cfg_.tempRoot + ": " +
+          std::strerror(errno));
+    return false;
+  }
+  temp_ = buf.data();
+  return true;
+}
+
+void Pipeline::removeTemps() {
+  if (temp_.empty())
+    return;
+  if (cfg_.keepTemps)
+    std::cerr << cfg_.self << ": note: kept temporary files in " << temp_ << "\n";
+  else
+    removeTree(temp_);
+}
+
+bool Pipeline::fail(SourceState &s, const std::string &what, const std::string &details) {
+  s.rewritten = false;
+  s.kernelObject.clear();
+  if (cfg_.noFallback) {
+    if (!details.empty())
+      std::cerr << details << (details.back() == '\n' ? "" : "\n");
+    error(what + " (--no-fallback)");
+    fatal_ = true;
+  } else {
+    warn(what + "; compiling " + s.original + " unchanged");
+  }
+  return false;
+}
+
+int Pipeline::runStep(const std::vector<std::string> &argv, bool capture, std::string *output) {
+  if (cfg_.verbose)
+    std::cerr << "+ " << shellJoin(argv) << "\n";
+  if (cfg_.show) {
+    std::cout << shellJoin(argv) << "\n";
+    return 0;
+  }
+  RunResult r = runProgram(argv, capture, temp_.empty() ? cfg_.tempRoot : temp_);
+  if (!r.error.empty())
+    r.output += r.error + "\n";
+  if (output)
+    *output = r.output;
+  if (!r.error.empty() && !capture)
+    error(r.error);
+  return r.exitCode;
+}
+
+int Pipeline::runWrapper(const std::vector<std::string> &args, bool capture,
+                         std::string *output) {
+  std::vector<std::string> argv = {cfg_.wrapper};
+  for (const auto &a : args)
+    if (a != "-show")
+      argv.push_back(a);
+  if (cfg_.verbose)
+    std::cerr << "+ " << shellJoin(argv) << "\n";
+  if (cfg_.show) {
+    argv.insert(argv.begin() + 1, "-show");
+    RunResult r = runProgram(argv, true, temp_.empty() ? cfg_.tempRoot : temp_);
+    std::cout << r.output;
+    return r.exitCode;
+  }
+  RunResult r = runProgram(argv, capture, temp_.empty() ? cfg_.tempRoot : temp_);
+  if (!r.error.empty()) {
+    error(r.error);
+    return r.exitCode ? r.exitCode : 1;
+  }
+  if (output)
+    *output = r.output;
+  return r.exitCode;
+}
+
+std::vector<std::string> Pipeline::mpiFrontEndFlags() {
+  if (mpiFlags_)
+    return *mpiFlags_;
+  mpiFlags_.emplace();
+  // MPICH (and Intel MPI, MVAPICH) answer -show; Open MPI answers --showme.
+  for (const char *query : {"-show", "--showme"}) {
+    RunResult r = runProgram({cfg_.wrapper, query}, true, temp_.empty() ? cfg_.tempRoot : temp_);
+    if (r.exitCode != 0 || r.output.empty())
+      continue;
+    std::vector<std::string> tokens;
+    std::string cur;
+    for (char c : r.output + " ") {
+      if (c == ' ' || c == '\t' || c == '\n') {
+        if (!cur.empty())
+          tokens.push_back(cur);
+        cur.clear();
+      } else {
+        cur += c;
+      }
+    }
+    for (size_t i = 1; i < tokens.size(); ++i) {
+      const std::string &t = tokens[i];
+      if ((t == "-I" || t == "-isystem") && i + 1 < tokens.size()) {
+        mpiFlags_->push_back(t);
+        mpiFlags_->push_back(tokens[++i]);
+      } else if (t.rfind("-I", 0) == 0 || t.rfind("-D", 0) == 0 || t.rfind("-isystem", 0) == 0 ||
+                 t == "-pthread") {
+        mpiFlags_->push_back(t);
+      }
+    }
+    break;
+  }
+  return *mpiFlags_;
+}
+
+void Pipeline::runLintOn(const SourceState &s) {
+  if (cfg_.lint.empty()) {
+    if (!lintWarned_)
+      warn("--lint: tempi-lint was not found next to " + cfg_.self +
+           " (set TEMPI_LINT); not linting");
+    lintWarned_ = true;
+    return;
+  }
+  std::vector<std::string> argv = {cfg_.lint, s.original, "--"};
+  for (const auto &f : cl_.frontEndFlags)
+    argv.push_back(f);
+  for (const auto &f : mpiFrontEndFlags())
+    argv.push_back(f);
+  // The lint only reports; its findings never stop the build.
+  runStep(argv, false, nullptr);
+}
+
+void Pipeline::analyze(SourceState &s, size_t ordinal) {
+  if (cfg_.rewrite.empty()) {
+    fail(s, "tempi-rewrite was not found next to " + cfg_.self + " (set TEMPI_REWRITE)", "");
+    return;
+  }
+  std::string dir = temp_ + "/" + std::to_string(ordinal);
+  if (mkdir(dir.c_str(), 0700) != 0) {
+    fail(s, "cannot create " + dir + ": " + std::strerror(errno), "");
+    return;
+  }
+  s.rewrittenPath = dir + "/" + baseName(s.original);
+  s.kernelSource = dir + "/" + stem(s.original) + ".tempi.cu";
+  std::vector<std::string> argv = {cfg_.rewrite, s.original, "-o", s.rewrittenPath,
+                                   "--kernels-out=" + s.kernelSource, "--"};
+  bool forcedLang = false;
+  for (const auto &f : cl_.frontEndFlags) {
+    argv.push_back(f);
+    forcedLang = forcedLang || f.rfind("-x", 0) == 0;
+  }
+  // mpicxx compiles a .c file as C++; the tool must parse it the same way.
+  if (cfg_.cxx && !forcedLang && s.original.size() > 2 &&
+      s.original.compare(s.original.size() - 2, 2, ".c") == 0) {
+    argv.push_back("-x");
+    argv.push_back("c++");
+  }
+  for (const auto &f : mpiFrontEndFlags())
+    argv.push_back(f);
+
+  if (cfg_.verbose || cfg_.show)
+    (cfg_.show ? std::cout : std::cerr) << (cfg_.show ? "" : "+ ") << shellJoin(argv) << "\n";
+  RunResult r = runProgram(argv, true, temp_);
+  std::string rewritten, original;
+  if (r.exitCode != 0 || !r.error.empty() || !readFile(s.rewrittenPath, rewritten)) {
+    std::string why = !r.error.empty() ? r.error
+                      : r.exitCode != 0 ? "exit code " + std::to_string(r.exitCode)
+                                        : "no output file";
+    std::string line = firstLine(r.output);
+    fail(s, "tempi-rewrite failed on " + s.original + " (" + why + (line.empty() ? "" : ": " + line) + ")",
+         r.output);
+    return;
+  }
+  if (!r.output.empty())
+    std::cerr << r.output;
+  if (!readFile(s.original, original) || sameAsOriginal(original, rewritten))
+    return; // nothing to rewrite: compiled exactly as the wrapper would
+  s.rewritten = true;
+  std::string kernels;
+  if (!readFile(s.kernelSource, kernels) || kernels.empty())
+    s.kernelCount = 0;
+  else
+    s.kernelCount = kernelCountOf(kernels); // -1 (unknown) is compiled too
+}
+
+void Pipeline::compileKernels(SourceState &s) {
+  if (cfg_.nvcc.empty()) {
+    fail(s, "nvcc was not found (set TEMPI_NVCC) to compile the kernels generated for " + s.original, "");
+    return;
+  }
+  std::vector<std::string> nvcc = {cfg_.nvcc, "-arch=" + cfg_.cudaArch, "-O3", "-Xcompiler",
+                                   "-fPIC", "-I" + cfg_.includeDir};
+  const auto mpi = mpiFrontEndFlags();
+  for (size_t i = 0; i < mpi.size(); ++i) {
+    if (mpi[i] == "-I" || mpi[i] == "-isystem") {
+      nvcc.push_back(mpi[i]);
+      nvcc.push_back(mpi[++i]);
+    } else if (mpi[i].rfind("-I", 0) == 0 || mpi[i].rfind("-isystem", 0) == 0) {
+      nvcc.push_back(mpi[i]);
+    }
+  }
+  for (const auto &f : cfg_.nvccFlags)
+    nvcc.push_back(f);
+
+  std::string source, key, header;
+  readFile(s.kernelSource, source);
+  key = "tempi-kernels-v1\n" + shellJoin(nvcc) + "\n";
+  for (const char *h : {"/tempi/kernels.cuh", "/tempi/tempi.h"}) {
+    header.clear();
+    readFile(cfg_.includeDir + h, header);
+    key += std::string(h) + " " + std::to_string(header.size()) + "\n" + header;
+  }
+  key += "source\n" + source;
+
+  std::string object = dirName(s.kernelSource) + "/" + stem(s.original) + ".tempi.o";
+  KernelCache cache(cfg_.cacheDir);
+  if (!cfg_.show && cache.lookup(key, object)) {
+    if (cfg_.verbose)
+      std::cerr << "+ # kernels for " << s.original << " from the cache in " << cfg_.cacheDir << "\n";
+    s.kernelObject = object;
+    return;
+  }
+  nvcc.insert(nvcc.end(), {"-c", s.kernelSource, "-o", object});
+  std::string out;
+  int rc = runStep(nvcc, true, &out);
+  if (rc != 0 || (!cfg_.show && !fileExists(object))) {
+    std::string line = firstLine(out);
+    fail(s, "nvcc failed on the kernels generated for " + s.original + " (exit code " +
+                std::to_string(rc) + (line.empty() ? "" : ": " + line) + ")",
+         out);
+    return;
+  }
+  if (!out.empty())
+    std::cerr << out;
+  s.kernelObject = object;
+  if (!cfg_.show)
+    cache.store(key, object);
+}
+
+void Pipeline::fixDependencies(const SourceState &s) const {
+  if (!cl_.deps || cfg_.show)
+    return;
+  std::string path;
+  if (cl_.depFile)
+    path = *cl_.depFile;
+  else if (cl_.output)
+    path = dirName(*cl_.output) + "/" + stem(*cl_.output) + ".d";
+  else
+    path = stem(s.original) + ".d";
+  std::string text, escaped;
+  if (!readFile(path, text))
+    return;
+  for (char c : s.original) {
+    if (c == ' ' || c == '#')
+      escaped += '\\';
+    else if (c == '$')
+      escaped += '$';
+    escaped += c;
+  }
+  for (size_t at; (at = text.find(s.rewrittenPath)) != std::string::npos;)
+    text.replace(at, s.rewrittenPath.size(), escaped);
+  writeFile(path, text);
+}
+
+std::vector<std::string> Pipeline::tempiLinkFlags(bool withCuda) const {
+  std::vector<std::string> f = {"-L" + cfg_.libDir, "-Wl,-rpath," + cfg_.libDir, "-ltempi"};
+  if (withCuda && !cfg_.nvcc.empty()) {
+    std::string root = dirName(dirName(cfg_.nvcc));
+    std::string lib = root + "/lib64";
+    if (!fileExists(lib + "/libcudart.so"))
+      lib = root + "/targets/x86_64-linux/lib";
+    f.insert(f.end(), {"-L" + lib, "-Wl,-rpath," + lib, "-lcudart"});
+  }
+  return f;
+}
+
+bool Pipeline::inputsUseTempi(bool &withCuda) const {
+  bool uses = false;
+  for (size_t i : cl_.otherInputs) {
+    const std::string &path = cl_.args[i];
+    auto dot = path.rfind('.');
+    std::string ext = dot == std::string::npos ? "" : path.substr(dot);
+    if (ext != ".o" && ext != ".a" && ext != ".obj")
+      continue;
+    std::string bytes;
+    if (!readFile(path, bytes))
+      continue;
+    // Rewritten code calls tempi_* entry points; generated kernels register with the CUDA runtime.
+    if (bytes.find("tempi_") != std::string::npos) {
+      uses = true;
+      if (bytes.find("__cudaRegisterFatBinary") != std::string::npos)
+        withCuda = true;
+    }
+  }
+  return uses;
+}
+
+int Pipeline::passThrough() {
+  std::vector<std::string> argv = {cfg_.wrapper};
+  argv.insert(argv.end(), originalArgs_.begin(), originalArgs_.end());
+  if (cfg_.verbose)
+    std::cerr << "+ " << shellJoin(argv) << "\n";
+  removeTemps();
+  temp_.clear();
+  std::string why = execProgram(argv);
+  error(why);
+  return 1;
+}
+
+int Pipeline::linkOnly() {
+  bool cuda = false;
+  if (!inputsUseTempi(cuda))
+    return passThrough();
+  std::vector<std::string> args = cl_.args;
+  for (const auto &f : tempiLinkFlags(cuda))
+    args.push_back(f);
+  return runWrapper(args, false, nullptr);
+}
+
+int Pipeline::compileOnly() {
+  int status = 0;
+  for (auto &s : sources_) {
+    std::vector<std::string> args;
+    for (size_t i = 0; i < cl_.args.size(); ++i) {
+      bool otherSource = std::any_of(cl_.sources.begin(), cl_.sources.end(), [&](const Input &in) {
+        return in.index == i && in.index != s.input.index;
+      });
+      if (!otherSource)
+        args.push_back(i == s.input.index && s.rewritten ? s.rewrittenPath : cl_.args[i]);
+    }
+    std::string object = cl_.output ? *cl_.output : defaultObjectName(s.original);
+    if (s.rewritten) {
+      args.insert(args.end(), {"-I" + cfg_.includeDir, "-iquote", dirName(s.original)});
+      std::string out;
+      int rc = runWrapper(args, !cfg_.show, &out);
+      if (rc != 0) {
+        fail(s, "the rewritten " + s.original + " did not compile (exit code " +
+                    std::to_string(rc) + ")", out);
+        if (fatal_)
+          return 1;
+      } else {
+        std::cerr << out;
+        fixDependencies(s);
+        if (!s.kernelObject.empty()) {
+          // One object per source, as the user asked: the rewritten code plus its kernels.
+          const char *ld = std::getenv("TEMPI_LD");
+          std::string partial = object + ".tempi-partial";
+          std::string linkOut;
+          int lrc = runStep({ld && *ld ? ld : "ld", "-r", "-o", partial, object, s.kernelObject},
+                            true, &linkOut);
+          if (lrc != 0 || (!cfg_.show && std::rename(partial.c_str(), object.c_str()) != 0)) {
+            unlink(partial.c_str());
+            fail(s, "the partial link of " + object + " with its kernels failed (exit code " +
+                        std::to_string(lrc) + ": " + firstLine(linkOut) + ")",
+                 linkOut);
+            if (fatal_)
+              return 1;
+          }
+        }
+      }
+      if (s.rewritten)
+        continue;
+      // Fallback: the same command on the original source.
+      args.clear();
+      for (size_t i = 0; i < cl_.args.size(); ++i) {
+        bool otherSource = std::any_of(cl_.sources.begin(), cl_.sources.end(), [&](const Input &in) {
+          return in.index == i && in.index != s.input.index;
+        });
+        if (!otherSource)
+          args.push_back(cl_.args[i]);
+      }
+    }
+    int rc = runWrapper(args, false, nullptr);
+    if (rc != 0 && status == 0)
+      status = rc;
+  }
+  return status;
+}
+
+int Pipeline::compileAndLink() {
+  // Compile flags: everything but inputs, -o and link-only options.
+  std::set<size_t> drop(cl_.linkOnly.begin(), cl_.linkOnly.end());
+  for (const auto &in : cl_.sources)
+    drop.insert(in.index);
+  for (size_t i : cl_.otherInputs)
+    drop.insert(i);
+  if (cl_.outputValue) {
+    drop.insert(*cl_.outputValue);
+    drop.insert(*cl_.outputValue - 1);
+  }
+  std::vector<std::string> base;
+  for (size_t i = 0; i < cl_.args.size(); ++i)
+    if (!drop.count(i) && !(cl_.output && cl_.args[i] == "-o" + *cl_.output))
+      base.push_back(cl_.args[i]);
+
+  std::vector<std::vector<std::string>> replacement(cl_.args.size());
+  std::vector<bool> replaced(cl_.args.size(), false);
+  bool cuda = false;
+  for (size_t n = 0; n < sources_.size(); ++n) {
+    SourceState &s = sources_[n];
+    if (!s.rewritten)
+      continue;
+    std::string object = dirName(s.rewrittenPath) + "/" + stem(s.original) + ".o";
+    std::vector<std::string> args = base;
+    args.insert(args.end(), {"-c", s.rewrittenPath, "-o", object, "-I" + cfg_.includeDir,
+                             "-iquote", dirName(s.original)});
+    std::string out;
+    int rc = runWrapper(args, !cfg_.show, &out);
+    if (rc != 0) {
+      fail(s, "the rewritten " + s.original + " did not compile (exit code " +
+                  std::to_string(rc) + ")", out);
+      if (fatal_)
+        return 1;
+      continue;
+    }
+    std::cerr << out;
+    replaced[s.input.index] = true;
+    replacement[s.input.index] = {object};
+    if (!s.kernelObject.empty()) {
+      replacement[s.input.index].push_back(s.kernelObject);
+      cuda = true;
+    }
+  }
+  std::vector<std::string> link;
+  for (size_t i = 0; i < cl_.args.size(); ++i) {
+    if (replaced[i])
+      link.insert(link.end(), replacement[i].begin(), replacement[i].end());
+    else
+      link.push_back(cl_.args[i]);
+  }
+  bool objectsUseTempi = inputsUseTempi(cuda);
+  bool anyReplaced = std::any_of(replaced.begin(), replaced.end(), [](bool b) { return b; });
+  if (!anyReplaced && !objectsUseTempi)
+    return passThrough();
+  for (const auto &f : tempiLinkFlags(cuda))
+    link.push_back(f);
+  return runWrapper(link, false, nullptr);
+}
+
+int runDriver(const Config &cfg, const std::vector<std::string> &originalArgs) {
+  Pipeline p(cfg, originalArgs);
+  return p.run();
+}
+
+} // namespace tempi::driver
