@@ -1,0 +1,214 @@
+#!/usr/bin/env python3
+"""Turns the raw outputs of scripts/gpu-check into CSV tables and a short text summary.
+
+    summarize.py RAW_DIR OUT_DIR
+
+Reads from RAW_DIR: pack-<mpi>.csv (bench-pack), commit-{plain,tempi}-<mpi>.txt (bench-commit),
+pingpong-host-<mpi>.txt and pingpong-device-<method>-<mpi>.txt (examples/pingpong),
+halo-*.txt (examples/halo3d and bench-halo key=value lines). Writes OUT_DIR/{pack,pingpong,halo,
+commit}.csv and prints the summary tables (ratios as defined in docs/performance.md). Standard
+library only (the GPU machine has no packages to spare).
+"""
+import csv
+import glob
+import io
+import os
+import re
+import statistics
+import sys
+
+
+def kv_lines(path, prefix):
+    out = []
+    for line in open(path, errors="replace"):
+        if line.startswith(prefix + " "):
+            out.append(dict(t.split("=", 1) for t in line.split() if "=" in t))
+    return out
+
+
+def mpi_of(name):
+    return name.rsplit("-", 1)[-1].split(".")[0]
+
+
+def write_csv(path, rows, cols):
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=cols, extrasaction="ignore")
+        w.writeheader()
+        for r in rows:
+            w.writerow(r)
+
+
+def num(x):
+    try:
+        return float(x)
+    except (TypeError, ValueError):
+        return None
+
+
+def pack(raw, out):
+    rows = []
+    for p in sorted(glob.glob(os.path.join(raw, "pack-*.csv"))):
+        m = mpi_of(p)
+        for r in csv.DictReader(open(p)):
+            r["mpi"] = m
+            rows.append(r)
+    if not rows:
+        print("pack: no results")
+        return
+    cols = ["mpi"] + [c for c in rows[0].keys() if c != "mpi"]
+    write_csv(os.path.join(out, "pack.csv"), rows, cols)
+    have = [r for r in rows if num(r["tempi_pack_GBps"]) is not None]
+    bad = [r for r in rows if r["tempi_check"] not in ("ok", "n/a") or r["kernel_check"] != "ok"]
+    print(f"pack: {len(rows)} rows, {len(have)} with TEMPI, {len(bad)} with a failed check")
+    if not have:
+        print("pack: TEMPI column n/a (libtempi not linked or not working); baselines only")
+
+    def agg(label, sel, col, want):
+        vals = [num(r[col]) for r in sel if num(r[col]) is not None]
+        if vals:
+            print(f"  {label:58s} n={len(vals):3d} min={min(vals):7.3f} median={statistics.median(vals):7.3f}  ({want})")
+        else:
+            print(f"  {label:58s} no data")
+
+    big = [r for r in rows if int(r["span_B"]) >= 64 << 20 or int(r["packed_B"]) >= 64 << 20]
+    agg("TEMPI/d2d, objects >=64 MiB, blocks >=64 B", [r for r in big if int(r["block_B"]) >= 64],
+        "tempi_over_d2d", "goal >= 0.95")
+    agg("kernel baseline/d2d, same rows", [dict(r, k=num(r["kernel_GBps"]) / num(r["d2d_GBps"]))
+                                          for r in big if int(r["block_B"]) >= 64 and num(r["kernel_GBps"])],
+        "k", "reference")
+    small = [r for r in rows if 4 <= int(r["block_B"]) <= 32 and int(r["stride_B"]) == 512 and r["family"] == "2d"]
+    agg("TEMPI/granule ceiling, blocks 4-32 B, stride 512", small, "tempi_over_ceiling", "goal >= 0.85")
+    agg("kernel baseline/granule ceiling, same rows",
+        [dict(r, k=num(r["kernel_GBps"]) / num(r["ceiling_GBps"])) for r in small if num(r["kernel_GBps"])],
+        "k", "reference")
+    agg("unpack time / pack time (all TEMPI rows)", have, "unpack_over_pack_time", "goal <= 1.2")
+    lat = [r for r in have if 1024 <= int(r["packed_B"]) <= 65536]
+    agg("TEMPI pack us minus empty launch+sync us, 1-64 KiB",
+        [dict(r, k=num(r["tempi_pack_us"]) - num(r["empty_launch_us"])) for r in lat], "k", "goal <= 1.0")
+    forms = {}
+    for r in have:
+        key = (r["family"], r["packed_B"], r["block_B"], r["stride_B"], r["count"], r["offset_B"])
+        forms.setdefault(key, []).append(num(r["tempi_pack_GBps"]))
+    spread = [max(v) / min(v) for v in forms.values() if len(v) > 1 and min(v) > 0]
+    if spread:
+        print(f"  {'max/min bandwidth over the 3 descriptions of one shape':58s} median={statistics.median(spread):.3f} max={max(spread):.3f}")
+
+
+def pingpong(raw, out):
+    rows = []
+    for p in sorted(glob.glob(os.path.join(raw, "pingpong-*.txt"))):
+        base = os.path.basename(p)[:-4]
+        m = base.rsplit("-", 1)[-1]
+        method = "mpi-host" if base.startswith("pingpong-host") else base.split("-")[2]
+        for r in kv_lines(p, "pingpong"):
+            r.update(mpi=m, method=method)
+            rows.append(r)
+    if not rows:
+        print("pingpong: no results")
+        return
+    cols = ["mpi", "method", "mode", "mem", "bytes", "block", "stride", "iters", "half_rtt_us", "GBps", "wrong"]
+    write_csv(os.path.join(out, "pingpong.csv"), rows, cols)
+    print("pingpong (half round trip, us; regret = auto / fastest forced method - 1):")
+    print(f"  {'mpi':8s} {'mode':10s} {'bytes':>8s} {'mpi-host':>9s} {'auto':>9s} {'staged':>9s} {'oneshot':>9s} {'device':>9s} {'regret':>7s}")
+    keys = sorted({(r["mpi"], r["mode"], int(r["bytes"])) for r in rows})
+    regrets = []
+    for k in keys:
+        t = {}
+        for r in rows:
+            if (r["mpi"], r["mode"], int(r["bytes"])) == k and r.get("wrong") == "0":
+                t[r["method"]] = num(r["half_rtt_us"])
+        forced = [t[m] for m in ("staged", "oneshot", "device") if t.get(m)]
+        reg = t["auto"] / min(forced) - 1 if t.get("auto") and forced else None
+        if reg is not None:
+            regrets.append(reg)
+        f = lambda m: f"{t[m]:9.2f}" if t.get(m) else f"{'-':>9s}"
+        print(f"  {k[0]:8s} {k[1]:10s} {k[2]:8d} {f('mpi-host')} {f('auto')} {f('staged')} {f('oneshot')} {f('device')} "
+              + (f"{100 * reg:6.1f}%" if reg is not None else f"{'-':>7s}"))
+    wrong = [r for r in rows if r.get("wrong") != "0"]
+    if wrong:
+        print(f"  WRONG DATA in {len(wrong)} ping-pong rows")
+    if regrets:
+        print(f"  model regret over the sweep: mean {100 * statistics.mean(regrets):.1f}%, max {100 * max(regrets):.1f}% (goal: at most 5%)")
+
+
+def halo(raw, out):
+    rows = []
+    for p in sorted(glob.glob(os.path.join(raw, "halo-*.txt"))):
+        base = os.path.basename(p)[:-4]
+        m = base.rsplit("-", 1)[-1]
+        tier = ("baseline" if base.startswith("halo-baselines") else
+                "compile-time" if base.startswith("halo-ct") else "runtime")
+        for r in kv_lines(p, "halo3d"):
+            r.update(mpi=m, tier=tier)
+            rows.append(r)
+    if not rows:
+        print("halo: no results")
+        return
+    cols = ["mpi", "tier", "variant", "grid", "ranks", "dims", "mem", "iters", "median_ms", "min_ms",
+            "bytes_per_rank", "GBps_per_rank", "wrong"]
+    write_csv(os.path.join(out, "halo.csv"), rows, cols)
+    print("halo exchange on device buffers (median ms per exchange, slowest rank; ct = compile-time tier):")
+    names = [("runtime", "isend"), ("runtime", "alltoallw"), ("runtime", "isend-fixed"),
+             ("compile-time", "isend-fixed"), ("compile-time", "alltoallw-fixed"),
+             ("baseline", "fused"), ("baseline", "memcpy3d"), ("baseline", "ideal")]
+    short = {("runtime", "isend"): "rt-isend", ("runtime", "alltoallw"): "rt-a2aw",
+             ("runtime", "isend-fixed"): "rt-fixed", ("compile-time", "isend-fixed"): "ct-isend",
+             ("compile-time", "alltoallw-fixed"): "ct-a2aw", ("baseline", "fused"): "fused",
+             ("baseline", "memcpy3d"): "memcpy3d", ("baseline", "ideal"): "ideal"}
+    print(f"  {'mpi':8s} {'grid':12s} " + " ".join(f"{short[n]:>9s}" for n in names) + f" {'rt/ct':>6s} {'ct/ideal':>8s}")
+    for k in sorted({(r["mpi"], r["grid"]) for r in rows}, key=lambda k: (k[0], int(k[1].split("x")[0]))):
+        t = {}
+        for r in rows:
+            if (r["mpi"], r["grid"]) == k:
+                if (r["tier"], r["variant"]) in t and r["tier"] == "runtime":
+                    continue
+                t[(r["tier"], r["variant"])] = (num(r["median_ms"]), r["wrong"])
+        f = lambda n: (f"{t[n][0]:9.3f}" if t[n][1] == "0" else f"{'WRONG':>9s}") if n in t else f"{'-':>9s}"
+        rt = t.get(("runtime", "isend"), (None,))[0]
+        ct = t.get(("compile-time", "isend-fixed"), (None,))[0]
+        ideal = t.get(("baseline", "ideal"), (None,))[0]
+        r1 = f"{rt / ct:6.2f}" if rt and ct else f"{'-':>6s}"
+        r2 = f"{ct / ideal:8.2f}" if ct and ideal else f"{'-':>8s}"
+        print(f"  {k[0]:8s} {k[1]:12s} " + " ".join(f(n) for n in names) + f" {r1} {r2}")
+    wrong = [r for r in rows if r.get("wrong") != "0"]
+    if wrong:
+        print(f"  WRONG CELLS in {len(wrong)} halo rows")
+
+
+def commit(raw, out):
+    rows = []
+    for p in sorted(glob.glob(os.path.join(raw, "commit-*.txt"))):
+        base = os.path.basename(p)[:-4]
+        lib = base.split("-")[1]
+        lines = [l for l in open(p) if re.match(r"^[a-z-]+,\d+,", l)]
+        for r in csv.DictReader(io.StringIO("style,N,blocks,median_commit_us,min_commit_us\n" + "".join(lines))):
+            r.update(mpi=mpi_of(base), lib=lib)
+            rows.append(r)
+    if not rows:
+        print("commit: no results")
+        return
+    write_csv(os.path.join(out, "commit.csv"), rows, ["mpi", "lib", "style", "N", "blocks", "median_commit_us", "min_commit_us"])
+    print("MPI_Type_commit, median us (plain MPI / with libtempi):")
+    styles = sorted({r["style"] for r in rows})
+    for n in sorted({int(r["N"]) for r in rows}):
+        cells = []
+        for s in styles:
+            v = {r["lib"]: r["median_commit_us"] for r in rows if r["style"] == s and int(r["N"]) == n}
+            cells.append(f"{s}={v.get('plain', '-')}/{v.get('tempi', '-')}")
+        print(f"  N={n:4d}: " + "  ".join(cells))
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: summarize.py RAW_DIR OUT_DIR")
+    raw, out = sys.argv[1:]
+    os.makedirs(out, exist_ok=True)
+    for f in (pack, pingpong, halo, commit):
+        try:
+            f(raw, out)
+        except Exception as e:  # one broken table must not hide the others
+            print(f"{f.__name__}: could not summarize: {type(e).__name__}: {e}")
+
+
+if __name__ == "__main__":
+    main()
