@@ -147,12 +147,12 @@ int main(int argc, char **argv) {
 
   cfg.includeDir = env("TEMPI_INCLUDE_DIR");
   if (cfg.includeDir.empty()) {
-    std::string installed = realPath(selfDir + "/../include");
+    std::string installed = dirName(selfDir) + "/include";
     cfg.includeDir = fileExists(installed + "/tempi/tempi.h") ? installed : TEMPI_SOURCE_INCLUDE_DIR;
   }
   cfg.libDir = env("TEMPI_LIB_DIR");
   if (cfg.libDir.empty())
-    cfg.libDir = realPath(selfDir + "/../lib");
+    cfg.libDir = dirName(selfDir) + "/lib";
 
   std::string arch = env("TEMPI_CUDA_ARCH");
   if (!arch.empty())

@@ -3,6 +3,7 @@
 # tool itself): `fake-rewrite.sh SRC -o OUT --kernels-out=FILE -- FLAGS...`.
 # FAKE_REWRITE_MODE: fail (diagnostic, exit 1), identity (output = input, no kernels),
 # nooutput (exit 0 without writing OUT), rewrite (default: MPI_Send -> tempi_Send, one kernel).
+# FAKE_REWRITE_FAIL_ON=NAME: fail only for sources whose path contains NAME.
 # FAKE_REWRITE_LOG: append the command line there.
 src=$1; out=; kernels=
 shift
@@ -15,7 +16,9 @@ while [ $# -gt 0 ]; do
   shift
 done
 [ -n "$FAKE_REWRITE_LOG" ] && echo "rewrite $src $*" >> "$FAKE_REWRITE_LOG"
-case ${FAKE_REWRITE_MODE:-rewrite} in
+mode=${FAKE_REWRITE_MODE:-rewrite}
+case $src in *"${FAKE_REWRITE_FAIL_ON:-//none//}"*) mode=fail ;; esac
+case $mode in
   fail) echo "$src:1:1: error: fake tool failure" >&2; exit 1 ;;
   nooutput) exit 0 ;;
   identity) cp "$src" "$out"; exit 0 ;;
