@@ -169,13 +169,17 @@ private:
 
   /// `name=I`
   bool field(std::string_view name, int64_t &v) {
-    return expectWord(name) && expect('=') && integer(v);
+    if (!expectWord(name) || !expect('='))
+      return false;
+    valueAt_ = (skipSpace(), pos_);
+    return integer(v);
   }
 
-  bool nonNegative(int64_t v, size_t at, const char *what) {
+  /// Refuses a negative value, pointing at the value just parsed by field().
+  bool nonNegative(int64_t v, const char *what) {
     if (v >= 0)
       return true;
-    pos_ = at;
+    pos_ = valueAt_;
     setError(std::string(what) + " must not be negative");
     return false;
   }
@@ -190,19 +194,14 @@ private:
     IRPtr n;
     if (kw == "dense") {
       int64_t bytes = 0;
-      size_t bytesAt = 0;
-      if (!expect('(') || !field("off", off) || !expect(','))
-        return nullptr;
-      bytesAt = (skipSpace(), pos_);
-      if (!field("bytes", bytes) || !nonNegative(bytes, bytesAt, "bytes") || !expect(')'))
+      if (!expect('(') || !field("off", off) || !expect(',') || !field("bytes", bytes) ||
+          !nonNegative(bytes, "bytes") || !expect(')'))
         return nullptr;
       n = ir::dense(off, bytes, {});
     } else if (kw == "stream") {
       int64_t count = 0, stride = 0;
-      if (!expect('(') || !field("off", off) || !expect(','))
-        return nullptr;
-      size_t countAt = (skipSpace(), pos_);
-      if (!field("count", count) || !nonNegative(count, countAt, "count") || !expect(',') ||
+      if (!expect('(') || !field("off", off) || !expect(',') || !field("count", count) ||
+          !nonNegative(count, "count") || !expect(',') ||
           !field("stride", stride) || !expect(','))
         return nullptr;
       IRPtr child = parseNode(depth + 1);
@@ -258,6 +257,7 @@ private:
 
   std::string_view text_;
   size_t pos_ = 0;
+  size_t valueAt_ = 0; ///< where the last field()'s value starts
   std::string error_;
 };
 

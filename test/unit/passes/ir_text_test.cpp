@@ -59,9 +59,9 @@ TEST(IRText, ToleratesWhitespaceAndNewlines) {
 }
 
 TEST(IRText, ErrorsNameLineColumnAndReason) {
-  EXPECT_EQ(parseError("dense(off=0, bytes=-4)"), "1:14: bytes must not be negative");
+  EXPECT_EQ(parseError("dense(off=0, bytes=-4)"), "1:20: bytes must not be negative");
   EXPECT_EQ(parseError("stream(off=0, count=-1, stride=8, dense(off=0, bytes=4))"),
-            "1:15: count must not be negative");
+            "1:21: count must not be negative");
   EXPECT_EQ(parseError("blob(off=0)"),
             "1:1: unknown node 'blob' (expected 'dense', 'stream' or 'seq')");
   EXPECT_EQ(parseError("dense(off=0 bytes=4)"), "1:13: expected ',' before 'b'");
