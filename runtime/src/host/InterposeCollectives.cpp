@@ -36,9 +36,20 @@ struct Side {
   void *mpiBuf = nullptr;
 };
 
+/// Whether a side's buffer is device memory: the pointer itself, or the first byte of the first
+/// peer's part (the pointer may lie outside the allocation).
+bool sideDevice(const Side &s) {
+  if (runtime::isDevice(s.buf)) return true;
+  if (!runtime::active() || !s.buf || s.buf == MPI_IN_PLACE) return false;
+  for (int i = 0; i < s.peers; ++i)
+    if (s.counts[i] > 0)
+      return deviceData(static_cast<const char *>(s.buf) + s.offsets[i], s.counts[i], s.types[i]);
+  return false;
+}
+
 tempi_result prepare(Side &s, bool isSend) {
   s.mpiBuf = s.buf;
-  if (!runtime::isDevice(s.buf)) return TEMPI_SUCCESS;
+  if (!sideDevice(s)) return TEMPI_SUCCESS;
   s.staged = true;
   int64_t total = 0;
   bool kernels = true;
@@ -214,7 +225,7 @@ int alltoallvCommon(bool neighbor, const void *sendbuf, const int sendcounts[], 
                     const tempi_static_plan *sendplan, const tempi_static_plan *recvplan) {
   auto pmpi = neighbor ? PMPI_Neighbor_alltoallv : PMPI_Alltoallv;
   const bool inPlace = sendbuf == MPI_IN_PLACE;
-  if (!runtime::isDevice(sendbuf) && !runtime::isDevice(recvbuf))
+  if (!runtime::active())
     return pmpi(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
                 comm);
   int in = 0, out = 0;
@@ -226,6 +237,9 @@ int alltoallvCommon(bool neighbor, const void *sendbuf, const int sendcounts[], 
   else
     send.buf = const_cast<void *>(sendbuf);
   fill(recv, recvbuf, in, recvcounts, rdispls, recvtype, nullptr, recvplan, nullptr);
+  if (!sideDevice(send) && !sideDevice(recv))
+    return pmpi(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                comm);
   return staged(comm, send, recv, [&] {
     const void *sb = send.mpiBuf;
     const int *sc = packed(send) ? send.byteCounts.data() : sendcounts;
@@ -264,7 +278,7 @@ int tempi_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdisp
                     const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                     const tempi_static_plan *const sendplans[],
                     const tempi_static_plan *const recvplans[]) {
-  if (!runtime::isDevice(sendbuf) && !runtime::isDevice(recvbuf))
+  if (!runtime::active())
     return PMPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                           recvtypes, comm);
   int in = 0, out = 0;
@@ -276,6 +290,9 @@ int tempi_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdisp
   else
     send.buf = const_cast<void *>(sendbuf);
   fill(recv, recvbuf, in, recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes, nullptr, recvplans);
+  if (!sideDevice(send) && !sideDevice(recv))
+    return PMPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                          recvtypes, comm);
   std::vector<MPI_Datatype> packedTypes(std::max(in, out), MPI_PACKED);
   return staged(comm, send, recv, [&] {
     return PMPI_Alltoallw(send.mpiBuf, packed(send) ? send.byteCounts.data() : sendcounts,
@@ -293,7 +310,7 @@ int tempi_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const 
                              const MPI_Datatype recvtypes[], MPI_Comm comm,
                              const tempi_static_plan *const sendplans[],
                              const tempi_static_plan *const recvplans[]) {
-  if (!runtime::isDevice(sendbuf) && !runtime::isDevice(recvbuf))
+  if (!runtime::active())
     return PMPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
                                    rdispls, recvtypes, comm);
   int in = 0, out = 0;
@@ -305,6 +322,9 @@ int tempi_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const 
   else
     send.buf = const_cast<void *>(sendbuf);
   fill(recv, recvbuf, in, recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes, nullptr, recvplans);
+  if (!sideDevice(send) && !sideDevice(recv))
+    return PMPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                                   rdispls, recvtypes, comm);
   std::vector<MPI_Datatype> packedTypes(std::max(in, out), MPI_PACKED);
   return staged(comm, send, recv, [&] {
     std::vector<MPI_Aint> sda(send.byteDispls.begin(), send.byteDispls.end());

@@ -19,7 +19,7 @@ using NonblockingSend = int (*)(const void *, int, MPI_Datatype, int, int, MPI_C
 
 int blockingSend(BlockingSend pmpi, const void *buf, int count, MPI_Datatype type, int dest,
                  int tag, MPI_Comm comm, const tempi_static_plan *plan) {
-  if (!runtime::isDevice(buf)) return pmpi(buf, count, type, dest, tag, comm);
+  if (!deviceData(buf, count, type)) return pmpi(buf, count, type, dest, tag, comm);
   Wire w;
   if (tempi_result r = wireForSend(buf, count, type, plan, true, w); r != TEMPI_SUCCESS)
     return runtime::raise(comm, r, "packing a device send buffer");
@@ -31,7 +31,7 @@ int blockingSend(BlockingSend pmpi, const void *buf, int count, MPI_Datatype typ
 int nonblockingSend(NonblockingSend pmpi, bool persistent, const void *buf, int count,
                     MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request *request,
                     const tempi_static_plan *plan) {
-  if (!runtime::isDevice(buf)) return pmpi(buf, count, type, dest, tag, comm, request);
+  if (!deviceData(buf, count, type)) return pmpi(buf, count, type, dest, tag, comm, request);
   auto op = std::make_unique<requests::PendingOp>();
   if (tempi_result r = wireForSend(buf, count, type, plan, !persistent, op->wire);
       r != TEMPI_SUCCESS)
@@ -85,7 +85,7 @@ int tempi_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest,
 
 int tempi_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
                MPI_Status *status, const tempi_static_plan *plan) {
-  if (!runtime::isDevice(buf)) return PMPI_Recv(buf, count, datatype, source, tag, comm, status);
+  if (!deviceData(buf, count, datatype)) return PMPI_Recv(buf, count, datatype, source, tag, comm, status);
   Wire w;
   if (tempi_result r = wireForRecv(buf, count, datatype, plan, true, w); r != TEMPI_SUCCESS)
     return runtime::raise(comm, r, "staging a device receive buffer");
@@ -102,7 +102,7 @@ static int nonblockingRecv(bool persistent, void *buf, int count, MPI_Datatype d
                            int source, int tag, MPI_Comm comm, MPI_Request *request,
                            const tempi_static_plan *plan) {
   auto pmpi = persistent ? PMPI_Recv_init : PMPI_Irecv;
-  if (!runtime::isDevice(buf)) return pmpi(buf, count, datatype, source, tag, comm, request);
+  if (!deviceData(buf, count, datatype)) return pmpi(buf, count, datatype, source, tag, comm, request);
   auto op = std::make_unique<requests::PendingOp>();
   if (tempi_result r = wireForRecv(buf, count, datatype, plan, !persistent, op->wire);
       r != TEMPI_SUCCESS)
@@ -133,7 +133,7 @@ int tempi_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, in
                    int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
                    int recvtag, MPI_Comm comm, MPI_Status *status,
                    const tempi_static_plan *sendplan, const tempi_static_plan *recvplan) {
-  if (!runtime::isDevice(sendbuf) && !runtime::isDevice(recvbuf))
+  if (!deviceData(sendbuf, sendcount, sendtype) && !deviceData(recvbuf, recvcount, recvtype))
     return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
                          recvtype, source, recvtag, comm, status);
   Wire s, r;
@@ -159,7 +159,7 @@ int tempi_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, in
 int tempi_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
                            int source, int recvtag, MPI_Comm comm, MPI_Status *status,
                            const tempi_static_plan *plan) {
-  if (!runtime::isDevice(buf))
+  if (!deviceData(buf, count, datatype))
     return PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm,
                                  status);
   // Separate send and receive staging: the MPI's own replace then needs no buffer of its own.

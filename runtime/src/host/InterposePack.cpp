@@ -68,7 +68,7 @@ extern "C" {
 
 int tempi_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize,
                int *position, MPI_Comm comm, const tempi_static_plan *plan) {
-  const bool devIn = runtime::isDevice(inbuf), devOut = runtime::isDevice(outbuf);
+  const bool devIn = deviceData(inbuf, incount, datatype), devOut = runtime::isDevice(outbuf);
   if (!devIn && !devOut)
     return PMPI_Pack(inbuf, incount, datatype, outbuf, outsize, position, comm);
   TypePlanPtr p = planFor(datatype, plan);
@@ -109,7 +109,7 @@ int tempi_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outb
 
 int tempi_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
                  MPI_Datatype datatype, MPI_Comm comm, const tempi_static_plan *plan) {
-  const bool devIn = runtime::isDevice(inbuf), devOut = runtime::isDevice(outbuf);
+  const bool devIn = runtime::isDevice(inbuf), devOut = deviceData(outbuf, outcount, datatype);
   if (!devIn && !devOut)
     return PMPI_Unpack(inbuf, insize, position, outbuf, outcount, datatype, comm);
   TypePlanPtr p = planFor(datatype, plan);

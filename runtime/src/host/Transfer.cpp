@@ -77,7 +77,7 @@ tempi_result setUp(void *buf, int count, MPI_Datatype type, const tempi_static_p
   w.ptr = buf;
   w.count = count;
   w.type = type;
-  if (!runtime::isDevice(buf)) return TEMPI_SUCCESS;
+  if (!deviceData(buf, count, type)) return TEMPI_SUCCESS;
   if (count <= 0) { // nothing moves: the MPI never sees the device pointer
     w.ptr = nullptr;
     return TEMPI_SUCCESS;
@@ -112,7 +112,44 @@ void *kernelSide(const Wire &w) {
   return w.staging.device;
 }
 
+/// Of `rest` bytes after `before` complete elements of `type`, how many the MPI would store: the
+/// smallest prefix holding as many basic elements as all `rest` bytes (MPI_Get_elements is a step
+/// function of the byte count, so a binary search finds where the last complete one ends).
+int64_t completeBasicBytes(MPI_Datatype type, int64_t before, int64_t rest) {
+  if (rest == 0) return 0;
+  auto elements = [&](int64_t bytes) {
+    MPI_Status st;
+    MPI_Count n = 0;
+    PMPI_Status_set_elements_x(&st, MPI_BYTE, MPI_Count(bytes));
+    PMPI_Status_set_cancelled(&st, 0);
+    if (PMPI_Get_elements_x(&st, type, &n) != MPI_SUCCESS) return MPI_Count(-1);
+    return n;
+  };
+  const MPI_Count target = elements(before + rest);
+  if (target < 0) return rest;
+  int64_t lo = 0, hi = rest; // elements(before + hi) == target
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (elements(before + mid) == target)
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  return lo;
+}
+
 } // namespace
+
+bool deviceData(const void *buf, int count, MPI_Datatype type) {
+  if (!runtime::active() || !buf || buf == MPI_IN_PLACE) return false;
+  if (device::classify(buf) == device::MemKind::Device) return true;
+  // The buffer pointer may lie outside the allocation (a subarray's first byte is far from it):
+  // ask about the first byte the type touches too.
+  if (count <= 0) return false;
+  TypePlanPtr p = typecache::lookup(type);
+  if (p->size == 0 || p->trueLb == 0) return false;
+  return device::classify(static_cast<const char *>(buf) + p->trueLb) == device::MemKind::Device;
+}
 
 TypePlanPtr planFor(MPI_Datatype type, const tempi_static_plan *sp) {
   TypePlanPtr cached = typecache::lookup(type);
@@ -221,11 +258,13 @@ tempi_result finishRecv(Wire &w, const MPI_Status &status) {
       TEMPI_TRY(device::unpackBlocks(p.blocks, user, src, full, s));
     }
   }
-  // A short message ends inside an element: its first `rest` bytes, run by run, as the MPI would.
+  // A short message ends inside an element: the MPI stores only its complete basic elements
+  // (MPICH writes no part of an int), so the tail is cut where the last complete one ends.
+  const int64_t tailBytes = completeBasicBytes(w.userType, full * p.size, rest);
   const char *tail = static_cast<const char *>(w.staging.host ? w.staging.host : w.staging.device) +
                      full * p.size;
   tempi_result r = TEMPI_SUCCESS;
-  forEachRun(p, full, rest, [&](int64_t off, int64_t bytes) {
+  forEachRun(p, full, tailBytes, [&](int64_t off, int64_t bytes) {
     if (r == TEMPI_SUCCESS) r = device::copyAsync(user + off, tail, size_t(bytes), s);
     tail += bytes;
   });

@@ -45,6 +45,11 @@ struct Wire {
   Staging staging;
 };
 
+/// True when (buf, count, type) is device memory TEMPI must move: the buffer pointer or, when the
+/// type starts away from it, the first byte the type touches is device memory. Always false
+/// before MPI_Init, without a GPU and with TEMPI_DISABLE.
+bool deviceData(const void *buf, int count, MPI_Datatype type);
+
 /// The plan for (datatype, static plan): the static plan when given and consistent with the
 /// MPI's size/extent of the type, else the cache's.
 TypePlanPtr planFor(MPI_Datatype type, const tempi_static_plan *staticPlan);

@@ -1,0 +1,367 @@
+/* runtime_device_paths: libtempi's device-buffer paths on the fake device layer, every result
+ * compared with the same operation on host buffers through the plain MPI (the reference).
+ *
+ * Sender rank 0, receiver rank 1 (other ranks join the collectives). For each datatype (regular,
+ * irregular, negative lb, pair type, contiguous) and each of D->H, H->D, D->D it checks, byte for
+ * byte over the whole buffer including the gaps, and status for status (count, elements, source,
+ * tag): blocking, nonblocking in one Waitall with a plain host request, persistent, a short
+ * message ending inside an element, truncation, MPI_Pack/MPI_Unpack against PMPI_Pack/PMPI_Unpack,
+ * Sendrecv_replace and Alltoallw. Then Cancel, Request_free of a pending device receive (data
+ * checked after MPI_Finalize), and that libtempi released every staging buffer at MPI_Finalize.
+ * The fake device memory faults if a device pointer reaches the MPI.
+ *
+ *   runtime_device_paths kernels|mirror     (kernels: the type cache planned and kernels ran)
+ *   runtime_device_paths errors             (with TEMPI_FAKE_FAIL=pack: errors are reported)
+ */
+#include "runtime_fake_device.h"
+
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+
+static int rank, size, failures;
+#define CHECK(cond, ...)                                                                          \
+  do {                                                                                            \
+    if (!(cond)) {                                                                                \
+      fprintf(stderr, "rank %d: %s:%d: check failed: %s: ", rank, __FILE__, __LINE__, #cond);    \
+      fprintf(stderr, __VA_ARGS__);                                                               \
+      fprintf(stderr, "\n");                                                                      \
+      ++failures;                                                                                 \
+    }                                                                                             \
+  } while (0)
+
+enum { MARGIN = 64 };
+
+/* A buffer able to hold `count` elements of `t`: host memory and a device twin. */
+typedef struct {
+  size_t bytes;       /* allocation */
+  MPI_Aint shift;     /* offset of the MPI buffer pointer inside the allocation */
+  unsigned char *host;
+  unsigned char *dev;
+} Buf;
+
+static Buf makeBuf(MPI_Datatype t, int count) {
+  MPI_Aint lb, extent, tlb, textent;
+  MPI_Type_get_extent(t, &lb, &extent);
+  MPI_Type_get_true_extent(t, &tlb, &textent);
+  MPI_Aint first = tlb, last = tlb + (MPI_Aint)(count - 1) * extent;
+  MPI_Aint lo = first < last ? first : last, hi = (first > last ? first : last) + textent;
+  Buf b;
+  b.bytes = (size_t)(hi - lo) + 2 * MARGIN;
+  b.shift = MARGIN - lo;
+  b.host = malloc(b.bytes);
+  b.dev = fake_device_alloc(b.bytes);
+  return b;
+}
+static void freeBuf(Buf *b) { free(b->host); fake_device_free(b->dev); }
+static void fill(Buf *b, int seed) {
+  for (size_t i = 0; i < b->bytes; ++i) b->host[i] = (unsigned char)(i * 7 + seed * 13 + 1);
+  fake_device_memcpy(b->dev, b->host, b->bytes);
+}
+static void *hp(Buf *b) { return b->host + b->shift; }
+static void *dp(Buf *b) { return b->dev + b->shift; }
+/* 1 when the device twin equals the host buffer everywhere. */
+static int same(Buf *b) {
+  unsigned char *tmp = malloc(b->bytes);
+  fake_device_memcpy(tmp, b->dev, b->bytes);
+  int eq = !memcmp(tmp, b->host, b->bytes);
+  free(tmp);
+  return eq;
+}
+
+static void statusEq(const char *what, MPI_Status *a, MPI_Status *b, MPI_Datatype t) {
+  int ca, cb, ea, eb;
+  MPI_Get_count(a, t, &ca);
+  MPI_Get_count(b, t, &cb);
+  MPI_Get_elements(a, t, &ea);
+  MPI_Get_elements(b, t, &eb);
+  CHECK(ca == cb && ea == eb && a->MPI_SOURCE == b->MPI_SOURCE && a->MPI_TAG == b->MPI_TAG,
+        "%s: count %d/%d elements %d/%d source %d/%d tag %d/%d", what, ca, cb, ea, eb,
+        a->MPI_SOURCE, b->MPI_SOURCE, a->MPI_TAG, b->MPI_TAG);
+}
+
+typedef struct { const char *name; MPI_Datatype t; int count; } Case;
+
+/* mode bit 1: sender uses device memory; bit 2: receiver does. */
+static void p2p(const Case *c, int mode, int kind /* 0 blocking, 1 nonblocking, 2 persistent */) {
+  const int sdev = mode & 1, rdev = mode & 2, tag = 100 + mode * 10 + kind;
+  char what[128];
+  snprintf(what, sizeof what, "%s mode=%d kind=%d", c->name, mode, kind);
+  Buf b = makeBuf(c->t, c->count);
+  for (int it = 0; it < (kind == 2 ? 2 : 1); ++it) {
+    if (rank == 0) {
+      fill(&b, 1 + it);
+      void *buf = sdev ? dp(&b) : hp(&b);
+      if (kind == 0) {
+        MPI_Send(buf, c->count, c->t, 1, tag, MPI_COMM_WORLD);
+      } else if (kind == 1) {
+        MPI_Request r;
+        MPI_Isend(buf, c->count, c->t, 1, tag, MPI_COMM_WORLD, &r);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+      } else {
+        MPI_Request r;
+        MPI_Send_init(buf, c->count, c->t, 1, tag, MPI_COMM_WORLD, &r);
+        MPI_Start(&r);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+        MPI_Request_free(&r);
+      }
+      MPI_Send(hp(&b), c->count, c->t, 1, tag + 1000, MPI_COMM_WORLD); /* the reference */
+    } else if (rank == 1) {
+      Buf ref = makeBuf(c->t, c->count);
+      fill(&b, 50);
+      fill(&ref, 50);
+      MPI_Status st[2];
+      void *buf = rdev ? dp(&b) : hp(&b);
+      if (kind == 0) {
+        MPI_Recv(buf, c->count, c->t, 0, tag, MPI_COMM_WORLD, &st[0]);
+        MPI_Recv(hp(&ref), c->count, c->t, 0, tag + 1000, MPI_COMM_WORLD, &st[1]);
+      } else if (kind == 1) { /* one Waitall over a TEMPI request and a plain one */
+        MPI_Request r[2];
+        MPI_Irecv(buf, c->count, c->t, MPI_ANY_SOURCE, tag, MPI_COMM_WORLD, &r[0]);
+        MPI_Irecv(hp(&ref), c->count, c->t, 0, tag + 1000, MPI_COMM_WORLD, &r[1]);
+        MPI_Waitall(2, r, st);
+        CHECK(r[0] == MPI_REQUEST_NULL && r[1] == MPI_REQUEST_NULL, "%s", what);
+      } else {
+        MPI_Request r[2];
+        MPI_Recv_init(buf, c->count, c->t, 0, tag, MPI_COMM_WORLD, &r[0]);
+        MPI_Recv_init(hp(&ref), c->count, c->t, 0, tag + 1000, MPI_COMM_WORLD, &r[1]);
+        MPI_Startall(2, r);
+        MPI_Waitall(2, r, st);
+        MPI_Request_free(&r[0]);
+        MPI_Request_free(&r[1]);
+      }
+      st[1].MPI_TAG -= 1000;
+      statusEq(what, &st[0], &st[1], c->t);
+      if (rdev) fake_device_memcpy(b.host, b.dev, b.bytes);
+      CHECK(!memcmp(b.host, ref.host, b.bytes), "%s: received bytes differ from the reference", what);
+      freeBuf(&ref);
+    }
+  }
+  freeBuf(&b);
+}
+
+/* A message that ends inside an element, and one that is too long (truncation). */
+static void shortAndTruncated(const Case *c) {
+  int size1;
+  MPI_Type_size(c->t, &size1);
+  const int shortBytes = size1 + size1 / 2 + 1, longCount = c->count + 1;
+  MPI_Comm comm;
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+  if (rank == 0) {
+    Buf src = makeBuf(MPI_BYTE, shortBytes), big = makeBuf(c->t, longCount);
+    fill(&src, 3);
+    fill(&big, 4);
+    MPI_Send(dp(&src), shortBytes, MPI_BYTE, 1, 1, comm); /* contiguous device send */
+    MPI_Send(hp(&src), shortBytes, MPI_BYTE, 1, 2, comm);
+    MPI_Send(dp(&big), longCount, c->t, 1, 3, comm);
+    MPI_Send(hp(&big), longCount, c->t, 1, 4, comm);
+    freeBuf(&src);
+    freeBuf(&big);
+  } else if (rank == 1) {
+    Buf a = makeBuf(c->t, c->count), ref = makeBuf(c->t, c->count);
+    MPI_Status st[2];
+    fill(&a, 9);
+    fill(&ref, 9);
+    MPI_Recv(dp(&a), c->count, c->t, 0, 1, comm, &st[0]);
+    MPI_Recv(hp(&ref), c->count, c->t, 0, 2, comm, &st[1]);
+    st[1].MPI_TAG = 1;
+    statusEq(c->name, &st[0], &st[1], c->t);
+    fake_device_memcpy(a.host, a.dev, a.bytes);
+    size_t at = 0;
+    while (at < a.bytes && a.host[at] == ref.host[at]) ++at;
+    CHECK(at == a.bytes, "%s: short message bytes differ from offset %zd (of %zu): %d vs %d",
+          c->name, (ssize_t)at - (ssize_t)a.shift, a.bytes, at < a.bytes ? a.host[at] : -1,
+          at < a.bytes ? ref.host[at] : -1);
+    int rc1 = MPI_Recv(dp(&a), c->count, c->t, 0, 3, comm, &st[0]);
+    int rc2 = MPI_Recv(hp(&ref), c->count, c->t, 0, 4, comm, &st[1]);
+    int c1, c2;
+    MPI_Error_class(rc1, &c1);
+    MPI_Error_class(rc2, &c2);
+    CHECK(c1 == c2 && c1 == MPI_ERR_TRUNCATE, "%s: truncation classes %d/%d", c->name, c1, c2);
+    freeBuf(&a);
+    freeBuf(&ref);
+  }
+  MPI_Comm_free(&comm);
+}
+
+static void packUnpack(const Case *c) {
+  int psize = 0;
+  MPI_Pack_size(c->count, c->t, MPI_COMM_WORLD, &psize);
+  psize += 16;
+  Buf b = makeBuf(c->t, c->count);
+  fill(&b, 7);
+  unsigned char *ref = calloc(psize, 1), *hostOut = calloc(psize, 1), *devOut = fake_device_alloc(psize);
+  fake_device_memcpy(devOut, ref, psize);
+  int p0 = 8, p1 = 8, p2 = 8;
+  PMPI_Pack(hp(&b), c->count, c->t, ref, psize, &p0, MPI_COMM_WORLD);
+  MPI_Pack(dp(&b), c->count, c->t, hostOut, psize, &p1, MPI_COMM_WORLD);
+  MPI_Pack(dp(&b), c->count, c->t, devOut, psize, &p2, MPI_COMM_WORLD);
+  unsigned char *tmp = malloc(psize);
+  fake_device_memcpy(tmp, devOut, psize);
+  CHECK(p0 == p1 && p0 == p2, "%s: pack positions %d %d %d", c->name, p0, p1, p2);
+  CHECK(!memcmp(ref, hostOut, psize), "%s: device->host MPI_Pack differs from PMPI_Pack", c->name);
+  CHECK(!memcmp(ref, tmp, psize), "%s: device->device MPI_Pack differs from PMPI_Pack", c->name);
+  /* Unpack from host and from device packed bytes into device buffers. */
+  Buf u = makeBuf(c->t, c->count);
+  fill(&u, 11);
+  int q0 = 8, q1 = 8, q2 = 8;
+  PMPI_Unpack(ref, psize, &q0, hp(&u), c->count, c->t, MPI_COMM_WORLD);
+  MPI_Unpack(ref, psize, &q1, dp(&u), c->count, c->t, MPI_COMM_WORLD);
+  CHECK(q0 == q1 && same(&u), "%s: host->device MPI_Unpack differs", c->name);
+  fill(&u, 11);
+  PMPI_Unpack(ref, psize, &q0 /* unused */, hp(&u), 0, c->t, MPI_COMM_WORLD);
+  q0 = 8;
+  PMPI_Unpack(ref, psize, &q0, hp(&u), c->count, c->t, MPI_COMM_WORLD);
+  MPI_Unpack(devOut, psize, &q2, dp(&u), c->count, c->t, MPI_COMM_WORLD);
+  CHECK(q0 == q2 && same(&u), "%s: device->device MPI_Unpack differs", c->name);
+  free(tmp); free(ref); free(hostOut); fake_device_free(devOut);
+  freeBuf(&b); freeBuf(&u);
+}
+
+static void replaceAndAlltoallw(const Case *c) {
+  Buf b = makeBuf(c->t, c->count);
+  fill(&b, rank + 20);
+  if (size >= 2 && rank < 2) {
+    MPI_Status st[2];
+    int peer = 1 - rank;
+    MPI_Sendrecv_replace(dp(&b), c->count, c->t, peer, 5, peer, 5, MPI_COMM_WORLD, &st[0]);
+    MPI_Sendrecv_replace(hp(&b), c->count, c->t, peer, 6, peer, 6, MPI_COMM_WORLD, &st[1]);
+    st[1].MPI_TAG = 5;
+    statusEq(c->name, &st[0], &st[1], c->t);
+    CHECK(same(&b), "%s: Sendrecv_replace bytes differ", c->name);
+  }
+  /* Alltoallw: every rank sends `count` elements to everyone, into its own slot. */
+  Buf s = makeBuf(c->t, c->count), r = makeBuf(c->t, c->count * size);
+  fill(&s, rank + 30);
+  fill(&r, 40);
+  MPI_Aint lb, extent;
+  MPI_Type_get_extent(c->t, &lb, &extent);
+  int *cnt = malloc(size * sizeof(int)), *sd = malloc(size * sizeof(int)), *rd = malloc(size * sizeof(int));
+  MPI_Datatype *ty = malloc(size * sizeof(MPI_Datatype));
+  for (int j = 0; j < size; ++j) { cnt[j] = c->count; sd[j] = 0; rd[j] = (int)(j * c->count * extent); ty[j] = c->t; }
+  MPI_Alltoallw(dp(&s), cnt, sd, ty, dp(&r), cnt, rd, ty, MPI_COMM_WORLD);
+  MPI_Alltoallw(hp(&s), cnt, sd, ty, hp(&r), cnt, rd, ty, MPI_COMM_WORLD);
+  CHECK(same(&r), "%s: Alltoallw bytes differ", c->name);
+  free(cnt); free(sd); free(rd); free(ty);
+  freeBuf(&b); freeBuf(&s); freeBuf(&r);
+}
+
+static int errorsMode(void) {
+  /* TEMPI_FAKE_FAIL=pack: packing fails; the call reports it through the error handler. */
+  MPI_Comm comm;
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+  MPI_Datatype vec;
+  MPI_Type_vector(4, 2, 5, MPI_INT, &vec);
+  MPI_Type_commit(&vec);
+  Buf b = makeBuf(vec, 2);
+  fill(&b, 1);
+  int cls = -1, rc;
+  rc = MPI_Send(dp(&b), 2, vec, (rank + 1) % size, 1, comm);
+  MPI_Error_class(rc, &cls);
+  CHECK(cls == MPI_ERR_OTHER, "failed pack in MPI_Send: class %d", cls);
+  MPI_Request req = MPI_REQUEST_NULL;
+  rc = MPI_Isend(dp(&b), 2, vec, (rank + 1) % size, 1, comm, &req);
+  MPI_Error_class(rc, &cls);
+  CHECK(cls == MPI_ERR_OTHER && req == MPI_REQUEST_NULL, "failed pack in MPI_Isend: class %d", cls);
+  unsigned char out[256];
+  int pos = 0;
+  rc = MPI_Pack(dp(&b), 2, vec, out, sizeof out, &pos, comm);
+  MPI_Error_class(rc, &cls);
+  CHECK(cls == MPI_ERR_OTHER && pos == 0, "failed MPI_Pack: class %d pos %d", cls, pos);
+  pos = 0;
+  rc = MPI_Pack(dp(&b), 2, vec, out, 8, &pos, comm);
+  MPI_Error_class(rc, &cls);
+  CHECK(cls == MPI_ERR_TRUNCATE, "MPI_Pack into a too small buffer: class %d", cls);
+  freeBuf(&b);
+  MPI_Type_free(&vec);
+  MPI_Comm_free(&comm);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const char *mode = argc > 1 ? argv[1] : "kernels";
+  if (!strcmp(mode, "errors")) {
+    errorsMode();
+  } else {
+    MPI_Datatype vec, sub, st, stResized, idx, hv, neg;
+    MPI_Type_vector(4, 2, 5, MPI_INT, &vec);
+    int sizes[3] = {8, 6, 5}, subs[3] = {4, 3, 2}, starts[3] = {1, 2, 3};
+    MPI_Type_create_subarray(3, sizes, subs, starts, MPI_ORDER_C, MPI_DOUBLE, &sub);
+    int bl[3] = {1, 1, 3};
+    MPI_Aint disp[3] = {0, 8, 20};
+    MPI_Datatype types[3] = {MPI_INT, MPI_DOUBLE, MPI_CHAR};
+    MPI_Type_create_struct(3, bl, disp, types, &st);
+    MPI_Type_create_resized(st, 0, 32, &stResized);
+    int ibl[3] = {1, 3, 2}, idisp[3] = {0, 5, 12};
+    MPI_Type_indexed(3, ibl, idisp, MPI_FLOAT, &idx);
+    MPI_Type_create_hvector(2, 3, 24, MPI_INT, &hv);
+    MPI_Type_create_resized(hv, -8, 48, &neg);
+    MPI_Datatype all[] = {vec, sub, stResized, idx, neg};
+    for (int i = 0; i < 5; ++i) MPI_Type_commit(&all[i]);
+    Case cases[] = {
+        {"vector", all[0], 2},   {"subarray3d", all[1], 2}, {"struct", all[2], 3},
+        {"indexed", all[3], 2},  {"negative-lb", all[4], 3}, {"double", MPI_DOUBLE, 7},
+        {"double_int", MPI_DOUBLE_INT, 3},
+    };
+    const int ncases = sizeof cases / sizeof cases[0];
+    for (int i = 0; i < ncases; ++i) {
+      for (int m = 1; m <= 3; ++m)
+        for (int kind = 0; kind < 3; ++kind) p2p(&cases[i], m, kind);
+      shortAndTruncated(&cases[i]);
+      packUnpack(&cases[i]);
+      replaceAndAlltoallw(&cases[i]);
+    }
+    /* Cancel a device receive: nothing moves. */
+    Buf c = makeBuf(MPI_INT, 4);
+    fill(&c, 5);
+    MPI_Request req;
+    MPI_Status status;
+    MPI_Irecv(dp(&c), 4, MPI_INT, MPI_ANY_SOURCE, 999, MPI_COMM_WORLD, &req);
+    MPI_Cancel(&req);
+    MPI_Wait(&req, &status);
+    int cancelled = 0;
+    MPI_Test_cancelled(&status, &cancelled);
+    CHECK(cancelled && same(&c), "cancelled device receive");
+    freeBuf(&c);
+    for (int i = 0; i < 5; ++i) MPI_Type_free(&all[i]);
+    MPI_Type_free(&st);
+    MPI_Type_free(&hv);
+  }
+  /* Request_free of a pending device receive: the data lands by MPI_Finalize. */
+  Buf f = makeBuf(MPI_INT, 16);
+  fill(&f, 60);
+  if (rank == 1) {
+    MPI_Request req;
+    MPI_Irecv(dp(&f), 16, MPI_INT, 0, 77, MPI_COMM_WORLD, &req);
+    MPI_Request_free(&req);
+    CHECK(req == MPI_REQUEST_NULL, "freed request");
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) {
+    int v[16];
+    for (int i = 0; i < 16; ++i) v[i] = 1000 + i;
+    MPI_Send(v, 16, MPI_INT, 1, 77, MPI_COMM_WORLD);
+  }
+  int total = 0;
+  MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Finalize();
+  if (rank == 1) {
+    int v[16];
+    fake_device_memcpy(v, dp(&f), sizeof v);
+    CHECK(v[0] == 1000 && v[15] == 1015, "freed device receive landed: %d %d", v[0], v[15]);
+  }
+  long outstanding = fake_device_runtime_outstanding(), launches = fake_device_kernel_launches();
+  CHECK(outstanding == 0, "%ld staging allocations not released at MPI_Finalize", outstanding);
+  if (!strcmp(mode, "kernels")) CHECK(launches > 0, "no kernel ran (launches %ld)", launches);
+  if (!strcmp(mode, "mirror")) CHECK(launches == 0, "kernels ran in mirror mode (%ld)", launches);
+  freeBuf(&f);
+  if (failures) fprintf(stderr, "rank %d: %d failures\n", rank, failures);
+  return total || failures ? 1 : 0;
+}
