@@ -249,6 +249,164 @@ static void replaceAndAlltoallw(const Case *c) {
   freeBuf(&b); freeBuf(&s); freeBuf(&r);
 }
 
+
+/* Waitany / Waitsome / Testsome / Testany over device and host receives mixed: indices and
+ * statuses must be the right ones and every device receive must land. Ranks 0 -> 1. */
+static void requestFamilies(void) {
+  enum { N = 6 };
+  for (int variant = 0; variant < 4; ++variant) {
+    if (rank == 0) {
+      int v[N][8];
+      for (int i = 0; i < N; ++i)
+        for (int j = 0; j < 8; ++j) v[i][j] = variant * 1000 + i * 10 + j;
+      Buf d = makeBuf(MPI_INT, 8 * N);
+      memcpy(d.host + d.shift, v, sizeof v);
+      fake_device_memcpy(d.dev, d.host, d.bytes);
+      for (int i = N - 1; i >= 0; --i) /* device sends for odd i, Ssend for one of them */
+        if (i % 2) MPI_Send((int *)dp(&d) + 8 * i, 8, MPI_INT, 1, 300 + i, MPI_COMM_WORLD);
+        else if (i == 2) MPI_Ssend(v[i], 8, MPI_INT, 1, 300 + i, MPI_COMM_WORLD);
+        else MPI_Send(v[i], 8, MPI_INT, 1, 300 + i, MPI_COMM_WORLD);
+      freeBuf(&d);
+    } else if (rank == 1) {
+      Buf d = makeBuf(MPI_INT, 8 * N);
+      fill(&d, 3);
+      int h[N][8];
+      MPI_Request r[N];
+      for (int i = 0; i < N; ++i) {
+        void *buf = i % 3 == 0 ? (void *)h[i] : (void *)((int *)dp(&d) + 8 * i);
+        MPI_Irecv(buf, 8, MPI_INT, 0, 300 + i, MPI_COMM_WORLD, &r[i]);
+      }
+      int seen[N] = {0}, done = 0;
+      while (done < N) {
+        int idx, flag = 0, outcount = 0, indices[N];
+        MPI_Status sts[N];
+        if (variant == 0) { MPI_Waitany(N, r, &idx, &sts[0]); outcount = 1; indices[0] = idx; }
+        else if (variant == 1) { MPI_Testany(N, r, &idx, &flag, &sts[0]); if (!flag) continue; outcount = 1; indices[0] = idx; }
+        else if (variant == 2) MPI_Waitsome(N, r, &outcount, indices, sts);
+        else MPI_Testsome(N, r, &outcount, indices, sts);
+        for (int k = 0; k < outcount; ++k) {
+          int i = indices[k], count = -1;
+          MPI_Get_count(&sts[k], MPI_INT, &count);
+          CHECK(i >= 0 && i < N && !seen[i] && sts[k].MPI_TAG == 300 + i && count == 8 && r[i] == MPI_REQUEST_NULL,
+                "variant %d index %d tag %d count %d", variant, i, sts[k].MPI_TAG, count);
+          if (i >= 0 && i < N) seen[i] = 1;
+          ++done;
+        }
+      }
+      fake_device_memcpy(d.host, d.dev, d.bytes);
+      for (int i = 0; i < N; ++i) {
+        const int *got = i % 3 == 0 ? h[i] : (const int *)(d.host + d.shift) + 8 * i;
+        CHECK(got[0] == variant * 1000 + i * 10 && got[7] == variant * 1000 + i * 10 + 7,
+              "variant %d request %d data %d", variant, i, got[0]);
+      }
+      freeBuf(&d);
+    }
+  }
+}
+
+/* Persistent device requests restarted with Startall, Testall to finish, Request_free of an
+ * inactive one; Isend + Request_free of a device send; Sendrecv device <-> device. */
+static void persistentAndFree(MPI_Datatype vec) {
+  Buf s = makeBuf(vec, 2), r = makeBuf(vec, 2), ref = makeBuf(vec, 2);
+  const int peer = rank ^ 1;
+  if (peer >= size) { freeBuf(&s); freeBuf(&r); freeBuf(&ref); return; }
+  MPI_Request req[2];
+  MPI_Send_init(dp(&s), 2, vec, peer, 400, MPI_COMM_WORLD, &req[0]);
+  MPI_Recv_init(dp(&r), 2, vec, peer, 400, MPI_COMM_WORLD, &req[1]);
+  for (int it = 0; it < 3; ++it) {
+    fill(&s, rank * 10 + it);
+    fill(&r, 77);
+    MPI_Startall(2, req);
+    int flag = 0;
+    MPI_Status st[2];
+    while (!flag) MPI_Testall(2, req, &flag, st);
+    /* Reference: the same exchange on host buffers. */
+    memcpy(ref.host, r.host, r.bytes); /* r.host still holds the fill */
+    MPI_Sendrecv(hp(&s), 2, vec, peer, 401, hp(&ref), 2, vec, peer, 401, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    fake_device_memcpy(r.host, r.dev, r.bytes);
+    CHECK(!memcmp(r.host, ref.host, r.bytes), "persistent iteration %d", it);
+    CHECK(req[0] != MPI_REQUEST_NULL && req[1] != MPI_REQUEST_NULL, "persistent handles kept");
+  }
+  MPI_Request_free(&req[0]);
+  MPI_Request_free(&req[1]);
+  /* Sendrecv device -> device against host -> host. */
+  fill(&s, rank + 90);
+  fill(&r, 5);
+  memcpy(ref.host, r.host, r.bytes);
+  MPI_Status a, b;
+  MPI_Sendrecv(dp(&s), 2, vec, peer, 402, dp(&r), 2, vec, peer, 402, MPI_COMM_WORLD, &a);
+  MPI_Sendrecv(hp(&s), 2, vec, peer, 403, hp(&ref), 2, vec, peer, 403, MPI_COMM_WORLD, &b);
+  b.MPI_TAG = 402;
+  statusEq("sendrecv", &a, &b, vec);
+  fake_device_memcpy(r.host, r.dev, r.bytes);
+  CHECK(!memcmp(r.host, ref.host, r.bytes), "device Sendrecv");
+  /* Isend of a device buffer, freed at once: the message still arrives intact. */
+  MPI_Request fr;
+  fill(&s, rank + 100);
+  MPI_Isend(dp(&s), 2, vec, peer, 404, MPI_COMM_WORLD, &fr);
+  MPI_Request_free(&fr);
+  fill(&ref, 6);
+  MPI_Recv(hp(&ref), 2, vec, peer, 404, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  Buf expect = makeBuf(vec, 2);
+  fill(&expect, peer + 100);
+  fill(&r, 6);
+  int pos = 0;
+  unsigned char packed[512];
+  PMPI_Pack(hp(&expect), 2, vec, packed, sizeof packed, &pos, MPI_COMM_WORLD);
+  pos = 0;
+  PMPI_Unpack(packed, sizeof packed, &pos, hp(&r), 2, vec, MPI_COMM_WORLD);
+  CHECK(!memcmp(r.host, ref.host, r.bytes), "freed device Isend data");
+  MPI_Barrier(MPI_COMM_WORLD);
+  freeBuf(&expect); freeBuf(&s); freeBuf(&r); freeBuf(&ref);
+}
+
+/* Commit/free cycles with the type cache active: a reused handle must not serve a stale plan.
+ * Each round sends a differently shaped type from device memory and compares with host. */
+static void typeCycles(void) {
+  if (size < 2 || rank > 1) return;
+  for (int i = 1; i <= 12; ++i) {
+    MPI_Datatype t, d;
+    MPI_Type_vector(i, 1 + i % 3, 2 + i % 3 + i % 5, i % 2 ? MPI_INT : MPI_SHORT, &t);
+    MPI_Type_commit(&t);
+    MPI_Type_dup(t, &d);
+    Case c = {"cycle", d, 1 + i % 2};
+    p2p(&c, 1 + i % 3, i % 3);
+    MPI_Type_free(&t);
+    MPI_Type_free(&d);
+  }
+}
+
+/* Alltoallv and neighbour collectives on device buffers against host. */
+static void moreCollectives(MPI_Datatype vec) {
+  int *cnt = malloc(size * sizeof(int)), *dsp = malloc(size * sizeof(int));
+  for (int j = 0; j < size; ++j) { cnt[j] = 1; dsp[j] = j; }
+  Buf s = makeBuf(vec, size), r = makeBuf(vec, size);
+  fill(&s, rank + 1);
+  fill(&r, 2);
+  MPI_Alltoallv(dp(&s), cnt, dsp, vec, dp(&r), cnt, dsp, vec, MPI_COMM_WORLD);
+  MPI_Alltoallv(hp(&s), cnt, dsp, vec, hp(&r), cnt, dsp, vec, MPI_COMM_WORLD);
+  CHECK(same(&r), "device Alltoallv");
+  MPI_Comm ring;
+  int dims[1] = {size}, periods[1] = {1};
+  MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &ring);
+  int nc[2] = {1, 1}, nd[2] = {0, 1};
+  fill(&r, 3);
+  MPI_Neighbor_alltoallv(dp(&s), nc, nd, vec, dp(&r), nc, nd, vec, ring);
+  MPI_Neighbor_alltoallv(hp(&s), nc, nd, vec, hp(&r), nc, nd, vec, ring);
+  CHECK(same(&r), "device Neighbor_alltoallv");
+  MPI_Aint lb, extent;
+  MPI_Type_get_extent(vec, &lb, &extent);
+  MPI_Aint wd[2] = {0, extent};
+  MPI_Datatype wt[2] = {vec, vec};
+  fill(&r, 4);
+  MPI_Neighbor_alltoallw(dp(&s), nc, wd, wt, dp(&r), nc, wd, wt, ring);
+  MPI_Neighbor_alltoallw(hp(&s), nc, wd, wt, hp(&r), nc, wd, wt, ring);
+  CHECK(same(&r), "device Neighbor_alltoallw");
+  MPI_Comm_free(&ring);
+  free(cnt); free(dsp);
+  freeBuf(&s); freeBuf(&r);
+}
+
 static int errorsMode(void) {
   /* TEMPI_FAKE_FAIL=pack: packing fails; the call reports it through the error handler. */
   MPI_Comm comm;
@@ -318,6 +476,10 @@ int main(int argc, char **argv) {
       packUnpack(&cases[i]);
       replaceAndAlltoallw(&cases[i]);
     }
+    requestFamilies();
+    persistentAndFree(all[0]);
+    typeCycles();
+    moreCollectives(all[1]);
     /* Cancel a device receive: nothing moves. */
     Buf c = makeBuf(MPI_INT, 4);
     fill(&c, 5);
