@@ -23,6 +23,9 @@
 #ifndef TEMPI_SOURCE_INCLUDE_DIR
 #define TEMPI_SOURCE_INCLUDE_DIR ""
 #endif
+#ifndef TEMPI_INSTALL_LIBDIR
+#define TEMPI_INSTALL_LIBDIR "lib"
+#endif
 #ifndef TEMPI_DEFAULT_NVCC
 #define TEMPI_DEFAULT_NVCC ""
 #endif
@@ -145,14 +148,16 @@ int main(int argc, char **argv) {
   if (cfg.nvcc.empty() && env("TEMPI_NVCC").empty() && *TEMPI_DEFAULT_NVCC)
     cfg.nvcc = findProgram(TEMPI_DEFAULT_NVCC);
 
+  // Installed: PREFIX/bin/tempi-cc, PREFIX/include/tempi, PREFIX/<libdir>. In the build tree:
+  // build/bin/tempi-cc, build/lib, and the headers in the source tree.
+  const std::string prefix = dirName(selfDir);
+  const bool installed = fileExists(prefix + "/include/tempi/tempi.h");
   cfg.includeDir = env("TEMPI_INCLUDE_DIR");
-  if (cfg.includeDir.empty()) {
-    std::string installed = dirName(selfDir) + "/include";
-    cfg.includeDir = fileExists(installed + "/tempi/tempi.h") ? installed : TEMPI_SOURCE_INCLUDE_DIR;
-  }
+  if (cfg.includeDir.empty())
+    cfg.includeDir = installed ? prefix + "/include" : TEMPI_SOURCE_INCLUDE_DIR;
   cfg.libDir = env("TEMPI_LIB_DIR");
   if (cfg.libDir.empty())
-    cfg.libDir = dirName(selfDir) + "/lib";
+    cfg.libDir = prefix + "/" + (installed ? TEMPI_INSTALL_LIBDIR : "lib");
 
   std::string arch = env("TEMPI_CUDA_ARCH");
   if (!arch.empty())
