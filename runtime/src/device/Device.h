@@ -39,6 +39,12 @@ tempi_result synchronize(Stream s);
 tempi_result pack(const KernelPlan &plan, const void *base, int64_t count, void *packed, Stream s);
 tempi_result unpack(const KernelPlan &plan, void *base, const void *packed, int64_t count,
                     Stream s);
+/// The same with the plan's shapeKey already known (0: compute it), so that the per-call path
+/// never hashes the shape when kernels are registered (the host side caches the key per type).
+tempi_result packKeyed(const KernelPlan &plan, uint64_t shapeKey, const void *base, int64_t count,
+                       void *packed, Stream s);
+tempi_result unpackKeyed(const KernelPlan &plan, uint64_t shapeKey, void *base,
+                         const void *packed, int64_t count, Stream s);
 
 /// Irregular types: a list of (offset, bytes) blocks of one element, in pack order.
 struct BlockList {
@@ -54,6 +60,9 @@ tempi_result unpackBlocks(const BlockList &list, void *base, const void *packed,
                           Stream s);
 
 /// Memory. Pools are bounded (TEMPI_POOL_BYTES) and everything is released by finalize().
+/// The bound caps the bytes each pool keeps idle for reuse; allocations in use are never refused
+/// for it. setPoolLimit overrides TEMPI_POOL_BYTES (the host side's settings may call it).
+void setPoolLimit(size_t bytes);
 void *allocDevice(size_t bytes);
 void freeDevice(void *p);
 void *allocPinned(size_t bytes, bool mapped); ///< pinned host memory, mapped for one-shot

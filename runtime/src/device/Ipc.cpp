@@ -1,0 +1,70 @@
+/// \file
+/// CUDA IPC for ranks on one node. ipcGetHandle() names the allocation that holds a device
+/// pointer (cudaIpcGetMemHandle) and says how far into it the pointer is, because a peer opening
+/// the handle gets the allocation's base. ipcOpen() maps a peer's handle once and caches the
+/// mapping by the handle's bytes; finalize() closes every mapping. Refuses (TEMPI_ERR_INVALID_ARG
+/// / nullptr) pointers that are not device memory of this process.
+#include "runtime/src/device/AddressRange.h"
+#include "runtime/src/device/Device.h"
+#include "runtime/src/device/Internal.h"
+#include "tempi/kernels.cuh"
+
+#include <cuda_runtime.h>
+
+#include <array>
+#include <cstring>
+#include <map>
+#include <mutex>
+
+namespace tempi::device {
+
+static_assert(sizeof(cudaIpcMemHandle_t) <= kIpcHandleBytes, "IPC handle does not fit");
+
+namespace {
+using HandleBytes = std::array<unsigned char, kIpcHandleBytes>;
+std::mutex ipcMutex;
+std::map<HandleBytes, void *> &opened() {
+  static std::map<HandleBytes, void *> m;
+  return m;
+}
+} // namespace
+
+tempi_result ipcGetHandle(const void *devicePtr, unsigned char handle[kIpcHandleBytes],
+                          int64_t *offsetInAllocation) {
+  if (!available()) return TEMPI_ERR_UNSUPPORTED;
+  if (!devicePtr || !handle || !offsetInAllocation) return TEMPI_ERR_INVALID_ARG;
+  uintptr_t base = 0;
+  size_t bytes = 0;
+  if (classify(devicePtr) != MemKind::Device || !allocationRange(devicePtr, &base, &bytes))
+    return TEMPI_ERR_INVALID_ARG;
+  cudaIpcMemHandle_t h;
+  TEMPI_CUDA_CHECK(cudaIpcGetMemHandle(&h, reinterpret_cast<void *>(base)));
+  std::memset(handle, 0, kIpcHandleBytes);
+  std::memcpy(handle, &h, sizeof h);
+  *offsetInAllocation = static_cast<int64_t>(reinterpret_cast<uintptr_t>(devicePtr) - base);
+  return TEMPI_SUCCESS;
+}
+
+void *ipcOpen(const unsigned char handle[kIpcHandleBytes]) {
+  if (!available() || !handle) return nullptr;
+  HandleBytes key;
+  std::memcpy(key.data(), handle, kIpcHandleBytes);
+  std::lock_guard<std::mutex> lock(ipcMutex);
+  auto it = opened().find(key);
+  if (it != opened().end()) return it->second;
+  cudaIpcMemHandle_t h;
+  std::memcpy(&h, handle, sizeof h);
+  void *p = nullptr;
+  if (!TEMPI_CUDA_LOG_ONLY(cudaIpcOpenMemHandle(&p, h, cudaIpcMemLazyEnablePeerAccess)))
+    return nullptr;
+  opened()[key] = p;
+  return p;
+}
+
+void internal::releaseIpc() {
+  std::lock_guard<std::mutex> lock(ipcMutex);
+  for (auto &[key, p] : opened()) TEMPI_CUDA_LOG_ONLY(cudaIpcCloseMemHandle(p));
+  opened().clear();
+}
+
+} // namespace tempi::device

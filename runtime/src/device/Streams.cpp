@@ -1,0 +1,82 @@
+/// \file
+/// The per-thread non-blocking stream, synchronize, copyAsync, and finalize(). Each thread gets
+/// its own stream (cudaStreamNonBlocking, so it never waits on the legacy default stream) on
+/// first use; finalize() destroys them all, and a thread that asks again afterwards gets a fresh
+/// one (a generation counter tells it that its cached stream is gone).
+#include "runtime/src/device/Device.h"
+#include "runtime/src/device/Internal.h"
+#include "tempi/kernels.cuh"
+
+#include <cuda_runtime.h>
+
+#include <atomic>
+#include <mutex>
+#include <vector>
+
+namespace tempi::device {
+
+namespace {
+
+std::mutex streamsMutex;
+std::vector<cudaStream_t> &allStreams() {
+  static std::vector<cudaStream_t> v;
+  return v;
+}
+std::atomic<unsigned> generation{1};
+
+struct ThreadStream {
+  cudaStream_t stream = nullptr;
+  unsigned generation = 0;
+};
+thread_local ThreadStream mine;
+
+} // namespace
+
+Stream defaultStream() {
+  if (!available()) return nullptr;
+  const unsigned g = generation.load(std::memory_order_acquire);
+  if (mine.stream && mine.generation == g) return mine.stream;
+  cudaStream_t s = nullptr;
+  if (!TEMPI_CUDA_LOG_ONLY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)))
+    return nullptr; // the legacy stream still works; callers pass nullptr on to CUDA
+  {
+    std::lock_guard<std::mutex> lock(streamsMutex);
+    allStreams().push_back(s);
+  }
+  mine.stream = s;
+  mine.generation = g;
+  return s;
+}
+
+tempi_result synchronize(Stream s) {
+  if (!available()) return TEMPI_ERR_UNSUPPORTED;
+  TEMPI_CUDA_CHECK(cudaStreamSynchronize(static_cast<cudaStream_t>(s)));
+  return TEMPI_SUCCESS;
+}
+
+tempi_result copyAsync(void *dst, const void *src, size_t bytes, Stream s) {
+  if (!available()) return TEMPI_ERR_UNSUPPORTED;
+  if (bytes == 0) return TEMPI_SUCCESS;
+  if (!dst || !src) return TEMPI_ERR_INVALID_ARG;
+  TEMPI_CUDA_CHECK(
+      cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, static_cast<cudaStream_t>(s)));
+  return TEMPI_SUCCESS;
+}
+
+void internal::releaseStreams() {
+  std::lock_guard<std::mutex> lock(streamsMutex);
+  for (cudaStream_t s : allStreams()) TEMPI_CUDA_LOG_ONLY(cudaStreamDestroy(s));
+  allStreams().clear();
+  generation.fetch_add(1, std::memory_order_acq_rel);
+}
+
+void finalize() {
+  if (!available()) return;
+  // everything enqueued must finish before its buffers go back
+  TEMPI_CUDA_LOG_ONLY(cudaDeviceSynchronize());
+  internal::releaseIpc();
+  internal::releasePools();
+  internal::releaseStreams();
+}
+
+} // namespace tempi::device
