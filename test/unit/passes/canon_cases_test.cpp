@@ -57,6 +57,18 @@ TEST(Canonicalize, ThreeCuboidDescriptionsAsTranslated) {
             expected);
 }
 
+TEST(Canonicalize, IrregularDescriptionsOfOneBlockListMeet) {
+  // struct { vector of 3 ints 16 bytes apart; an int right after the last one } and hindexed
+  // blocks of 4, 4 and 8 bytes at 0, 16, 32: the same merged ranges, in the same order.
+  std::string viaStruct = canon("seq(off=0, [stream(off=0, count=3, stride=16, dense(off=0, "
+                                "bytes=4)), dense(off=36, bytes=4)])");
+  std::string viaHindexed = canon("seq(off=0, [dense(off=0, bytes=4), dense(off=16, bytes=4), "
+                                  "dense(off=32, bytes=8)])");
+  EXPECT_EQ(viaStruct, viaHindexed);
+  EXPECT_EQ(viaStruct, "seq(off=0, [stream(off=0, count=2, stride=16, dense(off=0, bytes=4)), "
+                       "dense(off=32, bytes=8)])");
+}
+
 TEST(Canonicalize, NeverFoldsNegativeStrides) {
   EXPECT_EQ(canon("stream(off=8, count=2, stride=-8, dense(off=0, bytes=8))"),
             "stream(off=8, count=2, stride=-8, dense(off=0, bytes=8))");
