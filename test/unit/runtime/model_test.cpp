@@ -1,0 +1,66 @@
+/// \file
+/// The method choice (Model.h): forced methods, refusals, and the choice being the cheapest
+/// estimate over a range of sizes.
+#include "Model.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace tempi;
+
+TEST(Model, ForcedStagedAndOneShotAreHonoured) {
+  ModelParams p;
+  for (int64_t b : {int64_t(8), int64_t(1) << 20, int64_t(1) << 30}) {
+    EXPECT_EQ(chooseMethod(Direction::Send, b, p, false, Method::Staged), Method::Staged);
+    EXPECT_EQ(chooseMethod(Direction::Recv, b, p, true, Method::OneShot), Method::OneShot);
+  }
+}
+
+TEST(Model, DeviceNeedsACudaAwareMpi) {
+  ModelParams p;
+  for (int64_t b = 1; b < (int64_t(1) << 32); b *= 4) {
+    EXPECT_NE(chooseMethod(Direction::Send, b, p, false, Method::Device), Method::Device);
+    EXPECT_NE(chooseMethod(Direction::Recv, b, p, false, Method::Auto), Method::Device);
+    EXPECT_TRUE(std::isinf(estimateUs(Method::Device, Direction::Send, b, p, false)));
+  }
+  EXPECT_EQ(chooseMethod(Direction::Send, 1 << 20, p, true, Method::Device), Method::Device);
+}
+
+TEST(Model, IpcAndAutoNeverComeBack) {
+  ModelParams p;
+  for (int64_t b = 1; b < (int64_t(1) << 32); b *= 8)
+    for (Method forced : {Method::Auto, Method::Ipc}) {
+      Method m = chooseMethod(Direction::Send, b, p, false, forced);
+      EXPECT_TRUE(m == Method::Staged || m == Method::OneShot) << b;
+    }
+}
+
+TEST(Model, ChoiceIsTheCheapestEstimate) {
+  ModelParams p;
+  p.oneshotGbps = 8;
+  p.d2hGbps = 50;
+  p.packGbps = 2000;
+  bool sawStaged = false, sawOneShot = false;
+  for (int64_t b = 1; b < (int64_t(1) << 31); b *= 2) {
+    Method m = chooseMethod(Direction::Send, b, p, false, Method::Auto);
+    double best = std::min(estimateUs(Method::Staged, Direction::Send, b, p, false),
+                           estimateUs(Method::OneShot, Direction::Send, b, p, false));
+    EXPECT_EQ(estimateUs(m, Direction::Send, b, p, false), best) << b;
+    sawStaged |= m == Method::Staged;
+    sawOneShot |= m == Method::OneShot;
+  }
+  // Small messages go one-shot (no extra copy), large ones staged (full copy bandwidth).
+  EXPECT_TRUE(sawStaged);
+  EXPECT_TRUE(sawOneShot);
+  EXPECT_EQ(chooseMethod(Direction::Send, 64, p, false, Method::Auto), Method::OneShot);
+  EXPECT_EQ(chooseMethod(Direction::Send, int64_t(1) << 30, p, false, Method::Auto), Method::Staged);
+}
+
+TEST(Model, EstimatesGrowWithSize) {
+  ModelParams p;
+  for (Method m : {Method::Staged, Method::OneShot})
+    for (int64_t b = 1; b < (int64_t(1) << 30); b *= 2)
+      EXPECT_LT(estimateUs(m, Direction::Recv, b, p, false),
+                estimateUs(m, Direction::Recv, 2 * b, p, false));
+}
