@@ -32,13 +32,21 @@ struct SourceState {
   std::string kernelSource;   ///< generated .cu (may not exist)
   int kernelCount = 0;
   std::string kernelObject;   ///< compiled kernels, when kernelCount > 0
+  /// With -c, the original source is compiled while the tool runs (into specObject, next to the
+  /// object asked for); used when the tool changes nothing, abandoned when it rewrites.
+  Started spec;
+  std::string specObject;
 };
 
 class Pipeline {
 public:
   Pipeline(const Config &cfg, const std::vector<std::string> &originalArgs)
       : cfg_(cfg), originalArgs_(originalArgs) {}
-  ~Pipeline() { removeTemps(); }
+  ~Pipeline() {
+    for (auto &s : sources_)
+      abandonSpeculation(s);
+    removeTemps();
+  }
   int run();
 
 private:
@@ -46,6 +54,13 @@ private:
   bool makeTempDir();
   void analyze(SourceState &s, size_t ordinal);
   void runLintOn(const SourceState &s);
+  std::string objectOf(const SourceState &s) const {
+    return cl_.output ? *cl_.output : defaultObjectName(s.original);
+  }
+  /// The command's arguments for `s` alone: other sources left out, `s` spelled as `path`.
+  std::vector<std::string> argsForOne(const SourceState &s, const std::string &path) const;
+  void startSpeculation(SourceState &s, size_t ordinal);
+  void abandonSpeculation(SourceState &s);
   void compileKernels(SourceState &s);
   int compileOnly();
   int compileAndLink();
@@ -166,6 +181,8 @@ int Pipeline::run() {
   for (size_t i = 0; i < sources_.size(); ++i) {
     if (cfg_.runLint)
       runLintOn(sources_[i]);
+    if (candidate[i] && cl_.action == Action::Compile && !cfg_.show)
+      startSpeculation(sources_[i], i);
     if (candidate[i])
       analyze(sources_[i], i);
     if (fatal_)
@@ -181,6 +198,10 @@ int Pipeline::run() {
   bool anyRewritten = std::any_of(sources_.begin(), sources_.end(),
                                   [](const SourceState &s) { return s.rewritten; });
   if (!anyRewritten) {
+    bool speculated = std::any_of(sources_.begin(), sources_.end(),
+                                  [](const SourceState &s) { return !s.specObject.empty(); });
+    if (speculated)
+      return compileOnly();
     bool cuda = false;
     if (cl_.action == Action::Link && inputsUseTempi(cuda))
       return compileAndLink();
@@ -505,18 +526,73 @@ int Pipeline::linkOnly() {
   return runWrapper(args, false, nullptr);
 }
 
+std::vector<std::string> Pipeline::argsForOne(const SourceState &s,
+                                              const std::string &path) const {
+  std::vector<std::string> args;
+  for (size_t i = 0; i < cl_.args.size(); ++i) {
+    bool otherSource = std::any_of(cl_.sources.begin(), cl_.sources.end(), [&](const Input &in) {
+      return in.index == i && in.index != s.input.index;
+    });
+    if (!otherSource)
+      args.push_back(i == s.input.index ? path : cl_.args[i]);
+  }
+  return args;
+}
+
+void Pipeline::startSpeculation(SourceState &s, size_t ordinal) {
+  const std::string object = objectOf(s);
+  s.specObject = object + ".tempi-spec." + std::to_string(getpid());
+  std::vector<std::string> argv = {cfg_.wrapper};
+  for (size_t i = 0; i < cl_.args.size(); ++i) {
+    bool otherSource = std::any_of(cl_.sources.begin(), cl_.sources.end(), [&](const Input &in) {
+      return in.index == i && in.index != s.input.index;
+    });
+    bool output = (cl_.outputValue && (i == *cl_.outputValue || i + 1 == *cl_.outputValue)) ||
+                  (cl_.output && cl_.args[i] == "-o" + *cl_.output);
+    if (!otherSource && !output && cl_.args[i] != "-show")
+      argv.push_back(cl_.args[i]);
+  }
+  argv.insert(argv.end(), {"-o", s.specObject});
+  // The dependency file and its target as the compiler would name them for the real object.
+  if (cl_.deps && !cl_.depFile)
+    argv.insert(argv.end(), {"-MF", dirName(object) + "/" + stem(object) + ".d"});
+  if (cl_.deps && !cl_.depTargetGiven)
+    argv.insert(argv.end(), {"-MQ", object});
+  if (cfg_.verbose)
+    std::cerr << "+ " << shellJoin(argv) << " &\n";
+  s.spec = startProgram(argv, temp_ + "/speculative." + std::to_string(ordinal) + ".out");
+}
+
+void Pipeline::abandonSpeculation(SourceState &s) {
+  if (s.specObject.empty())
+    return;
+  abandonProgram(s.spec);
+  unlink(s.specObject.c_str());
+  s.specObject.clear();
+}
+
 int Pipeline::compileOnly() {
   int status = 0;
   for (auto &s : sources_) {
-    std::vector<std::string> args;
-    for (size_t i = 0; i < cl_.args.size(); ++i) {
-      bool otherSource = std::any_of(cl_.sources.begin(), cl_.sources.end(), [&](const Input &in) {
-        return in.index == i && in.index != s.input.index;
-      });
-      if (!otherSource)
-        args.push_back(i == s.input.index && s.rewritten ? s.rewrittenPath : cl_.args[i]);
+    std::string object = objectOf(s);
+    if (!s.specObject.empty() && !s.rewritten) {
+      // The tool changed nothing: the compile that ran alongside it is the result.
+      RunResult r = finishProgram(s.spec);
+      std::cerr << r.output;
+      if (!r.error.empty())
+        error(r.error);
+      if (r.exitCode == 0 && std::rename(s.specObject.c_str(), object.c_str()) != 0) {
+        error("cannot rename " + s.specObject + " to " + object + ": " + std::strerror(errno));
+        r.exitCode = 1;
+      }
+      unlink(s.specObject.c_str());
+      s.specObject.clear();
+      if (r.exitCode != 0 && status == 0)
+        status = r.exitCode ? r.exitCode : 1;
+      continue;
     }
-    std::string object = cl_.output ? *cl_.output : defaultObjectName(s.original);
+    abandonSpeculation(s);
+    std::vector<std::string> args = argsForOne(s, s.rewritten ? s.rewrittenPath : s.original);
     if (s.rewritten) {
       args.insert(args.end(), {"-I" + cfg_.includeDir, "-iquote", dirName(s.original)});
       std::string out;
@@ -549,14 +625,7 @@ int Pipeline::compileOnly() {
       if (s.rewritten)
         continue;
       // Fallback: the same command on the original source.
-      args.clear();
-      for (size_t i = 0; i < cl_.args.size(); ++i) {
-        bool otherSource = std::any_of(cl_.sources.begin(), cl_.sources.end(), [&](const Input &in) {
-          return in.index == i && in.index != s.input.index;
-        });
-        if (!otherSource)
-          args.push_back(cl_.args[i]);
-      }
+      args = argsForOne(s, s.original);
     }
     int rc = runWrapper(args, false, nullptr);
     if (rc != 0 && status == 0)

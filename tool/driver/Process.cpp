@@ -7,6 +7,7 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <csignal>
 #include <fcntl.h>
 #include <fstream>
 #include <spawn.h>
@@ -73,6 +74,53 @@ RunResult runProgram(const std::vector<std::string> &argv, bool capture,
     unlink(capturePath.c_str());
   }
   return r;
+}
+
+Started startProgram(const std::vector<std::string> &argv, const std::string &capturePath) {
+  Started s;
+  s.capturePath = capturePath;
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, capturePath.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                   0600);
+  posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  pid_t pid;
+  auto args = cArgv(argv);
+  int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0)
+    s.error = "cannot run '" + argv[0] + "': " + std::strerror(rc);
+  else
+    s.pid = pid;
+  return s;
+}
+
+RunResult finishProgram(Started &p) {
+  RunResult r;
+  if (p.pid < 0) {
+    r.exitCode = 127;
+    r.error = p.error;
+    return r;
+  }
+  int status = 0;
+  while (waitpid(p.pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  p.pid = -1;
+  r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  readFile(p.capturePath, r.output);
+  unlink(p.capturePath.c_str());
+  return r;
+}
+
+void abandonProgram(Started &p) {
+  if (p.pid >= 0) {
+    kill(p.pid, SIGTERM);
+    int status;
+    while (waitpid(p.pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    p.pid = -1;
+  }
+  unlink(p.capturePath.c_str());
 }
 
 std::string execProgram(const std::vector<std::string> &argv) {

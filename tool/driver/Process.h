@@ -21,6 +21,19 @@ struct RunResult {
 RunResult runProgram(const std::vector<std::string> &argv, bool capture,
                      const std::string &scratchDir = "");
 
+/// A program started by startProgram and not yet waited for.
+struct Started {
+  int pid = -1;              ///< -1 when it could not be started
+  std::string capturePath;   ///< its stdout+stderr
+  std::string error;
+};
+/// Starts argv in the background with stdout and stderr going to `capturePath`.
+Started startProgram(const std::vector<std::string> &argv, const std::string &capturePath);
+/// Waits for it; output holds what it printed (the capture file is removed).
+RunResult finishProgram(Started &p);
+/// Stops it (SIGTERM), waits, and removes its capture file.
+void abandonProgram(Started &p);
+
 /// Replaces this process by argv (execvp). Returns only on failure, with the reason.
 std::string execProgram(const std::vector<std::string> &argv);
 
