@@ -167,7 +167,7 @@ TEST(CanonProperty, UnpackRoundTrips) {
 
 /// Equivalent descriptions of one strided layout: dims split into two streams, the run split into
 /// a stream of touching pieces, count-1 streams with offsets wrapped around parts, offsets moved
-/// between levels, and dims written out as seqs of copies.
+/// between levels, dims written out as seqs of copies, and one copy peeled off a dimension.
 class Describer {
 public:
   explicit Describer(uint32_t seed) : rng_(seed) {}
@@ -187,7 +187,7 @@ public:
   }
 
   IRPtr dim(int64_t count, int64_t stride, IRPtr child) {
-    int64_t how = pick(0, 3);
+    int64_t how = pick(0, 4);
     if (how == 0 && count % 2 == 0 && count > 2) // split the dimension
       return ir::stream(0, count / 2, stride * 2, dim(2, stride, child), {});
     if (how == 1 && count <= 4) { // copies written out as a seq
@@ -195,6 +195,13 @@ public:
       for (int64_t i = 0; i < count; ++i)
         elems.push_back(wrapUnit(ir::withOffset(child, child->offset + i * stride)));
       return ir::seq(0, std::move(elems), {});
+    }
+    if (how == 2 && count >= 3) { // one copy peeled off the front or the back into a seq
+      IRPtr first = ir::withOffset(child, child->offset);
+      IRPtr last = ir::withOffset(child, child->offset + (count - 1) * stride);
+      if (pick(0, 1))
+        return ir::seq(0, {first, ir::stream(stride, count - 1, stride, child, {})}, {});
+      return ir::seq(0, {ir::stream(0, count - 1, stride, child, {}), last}, {});
     }
     return ir::stream(0, count, stride, wrapUnit(child), {});
   }
