@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <chrono>
 #include <functional>
+#include <type_traits>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -160,6 +161,52 @@ tempi_result static64(void *p, const void *b, cudaStream_t s) {
 
 FILE *csv = nullptr;
 
+kernels::Strided toStrided(const StridedBlock &b) {
+  kernels::Strided s;
+  s.start = b.start;
+  s.bytes = b.bytes;
+  s.extent = b.extent;
+  s.ndims = int(b.dims.size());
+  for (size_t j = 0; j < b.dims.size(); ++j) {
+    s.counts[j] = b.dims[j].count;
+    s.strides[j] = b.dims[j].stride;
+  }
+  return s;
+}
+
+/// Tuning data: pack and unpack time for U = 1..16 words in flight per thread (the generic
+/// kernel uses U = 4 for W = 16 and 8 otherwise).
+template <int W, int N>
+void sweepUnroll(const Shape &sh, unsigned char *src, unsigned char *dst, unsigned char *packed,
+                 cudaStream_t s, int reps, float tCopy) {
+  const kernels::Walk w = kernels::makeWalk(toStrided(sh.block()), 1);
+  if (w.nd != N) {
+    std::printf("sweep: %s b=%lld has %d dims after merging, not %d\n", sh.name.c_str(),
+                (long long)sh.b, w.nd, N);
+    return;
+  }
+  const auto shape = kernels::toRuntimeShape<N, uint32_t>(w, W);
+  const uint64_t words = w.totalBytes / W;
+  const double ceil = sh.b < 64 ? 2.0 * sh.b / (64.0 + sh.b) : 1.0;
+  std::printf("%-4s %6lld %6lld W=%-2d |", sh.name.c_str(), (long long)sh.b, (long long)sh.s0, W);
+  auto one = [&](auto u) {
+    constexpr int U = decltype(u)::value;
+    const float tp = timeMedian(reps, s, [&] {
+      kernels::launchStrided<W, true, uint32_t, decltype(shape), U>(shape, src, packed, words, s);
+    });
+    const float tu = timeMedian(reps, s, [&] {
+      kernels::launchStrided<W, false, uint32_t, decltype(shape), U>(shape, dst, packed, words, s);
+    });
+    std::printf(" U=%-2d %.3f/%.3f", U, tCopy / tp / ceil, tCopy / tu / ceil);
+  };
+  one(std::integral_constant<int, 1>{});
+  one(std::integral_constant<int, 2>{});
+  one(std::integral_constant<int, 4>{});
+  one(std::integral_constant<int, 8>{});
+  one(std::integral_constant<int, 16>{});
+  std::printf("\n");
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -267,6 +314,23 @@ int main(int argc, char **argv) {
                   bytes / tStatic / 1e6 / (bytes / tCopy / 1e6 * ceil), bytes / tGeneric / 1e6,
                   bytes / tGeneric / 1e6 / (bytes / tCopy / 1e6 * ceil), tStatic / tGeneric);
     }
+  }
+
+  if (!quick) {
+    std::printf("\nunroll sweep: pack/unpack as a fraction of the ceiling (copy, or copy x "
+                "2b/(64+b)), per U\n");
+    auto copyTime = [&](const Shape &sh) {
+      return timeMedian(reps, s, [&] {
+        GPUTEST_CUDA(cudaMemcpyAsync(packed, src, sh.packed(), cudaMemcpyDeviceToDevice, s));
+      });
+    };
+    { const Shape sh = shape2d(4, 512, P); sweepUnroll<4, 1>(sh, src, dst, packed, s, reps, copyTime(sh)); }
+    { const Shape sh = shape2d(8, 512, P); sweepUnroll<8, 1>(sh, src, dst, packed, s, reps, copyTime(sh)); }
+    { const Shape sh = shape2d(32, 512, P); sweepUnroll<16, 1>(sh, src, dst, packed, s, reps, copyTime(sh)); }
+    { const Shape sh = shape2d(64, 128, P); sweepUnroll<16, 1>(sh, src, dst, packed, s, reps, copyTime(sh)); }
+    { const Shape sh = shape2d(64, 512, P); sweepUnroll<16, 1>(sh, src, dst, packed, s, reps, copyTime(sh)); }
+    { const Shape sh = shape2d(1024, 2048, P); sweepUnroll<16, 1>(sh, src, dst, packed, s, reps, copyTime(sh)); }
+    { const Shape sh = shape3d(32, 512, P); sweepUnroll<16, 2>(sh, src, dst, packed, s, reps, copyTime(sh)); }
   }
 
   // Latency: host call to data ready.

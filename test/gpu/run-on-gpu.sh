@@ -11,6 +11,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 OUT="${OUT:-/tmp/tempi-gpu}"
 mkdir -p "$OUT"
 cd "$ROOT"
+export PATH="/usr/local/cuda/bin:$PATH"
 JOBS="$(nproc)"
 GEN=""; command -v ninja >/dev/null && GEN="-G Ninja"
 status=0
@@ -48,7 +49,7 @@ B=build-gpu/bin
 
 run index-host $B/tempi-kernel-index-host 2000
 run exactness $B/tempi-gpu-exactness 5000
-run mpi-pack-openmpi $B/tempi-gpu-mpi-pack 10000
+run mpi-pack-openmpi mpirun --allow-run-as-root -n 1 $B/tempi-gpu-mpi-pack 10000
 if [ -n "${mpich_pid:-}" ]; then
   if wait "$mpich_pid"; then
     run mpi-pack-mpich env LD_LIBRARY_PATH="$ROOT/.mpich/lib:$ROOT/.mpich/lib/mpich:${LD_LIBRARY_PATH:-}" \

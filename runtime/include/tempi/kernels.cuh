@@ -210,12 +210,11 @@ template <int W, int64_t Start, int64_t Bytes, int64_t Extent, int64_t... Dims> 
 };
 
 /// The strided kernel: Pack moves strided -> packed, otherwise packed -> strided.
-template <int W, bool Pack, class Idx, class Shape>
+template <int W, bool Pack, class Idx, class Shape, int U = unrollFor<W>()>
 __global__ void __launch_bounds__(kThreads, 4)
     stridedKernel(const __grid_constant__ Shape shape, unsigned char *__restrict__ strided,
                   unsigned char *__restrict__ packed, Idx n) {
   using T = typename Word<W>::type;
-  constexpr int U = unrollFor<W>();
   const Idx step = static_cast<Idx>(gridDim.x) * kThreads;
   for (Idx first = static_cast<Idx>(blockIdx.x) * kThreads + threadIdx.x; first < n;
        first += step * U) {
@@ -276,14 +275,15 @@ template <class Kernel> inline int residentBlocks(Kernel k) {
   return blocks;
 }
 
-template <int W, bool Pack, class Idx, class Shape>
+/// U (words in flight per thread) is a parameter only so that tempi-bench-pack can sweep it.
+template <int W, bool Pack, class Idx, class Shape, int U = unrollFor<W>()>
 tempi_result launchStrided(const Shape &shape, void *strided, void *packed, uint64_t words,
                            cudaStream_t s) {
   if (words == 0) return TEMPI_SUCCESS;
-  auto kernel = stridedKernel<W, Pack, Idx, Shape>;
+  auto kernel = stridedKernel<W, Pack, Idx, Shape, U>;
   static const int resident = residentBlocks(kernel);
   // enough blocks for every word once (U words a thread), at most one full wave of the GPU
-  constexpr uint64_t perBlock = uint64_t{kThreads} * unrollFor<W>();
+  constexpr uint64_t perBlock = uint64_t{kThreads} * U;
   const uint64_t needed = (words + perBlock - 1) / perBlock;
   const uint64_t wave = uint64_t(multiprocessors()) * uint64_t(resident);
   const unsigned grid = static_cast<unsigned>(needed < wave ? needed : wave);
