@@ -255,8 +255,10 @@ bool needAddrs(const TypeExpr &e, size_t n, std::string &why) {
   }
   return true;
 }
-/// Reads the count in integers[at] and checks it is non-negative and not absurd.
-bool readCount(const TypeExpr &e, size_t at, const char *what, int64_t &out, std::string &why) {
+/// Reads the count in integers[at] and checks it is non-negative; an array length (isLength)
+/// must also be small enough to index the argument arrays.
+bool readCount(const TypeExpr &e, size_t at, const char *what, int64_t &out, std::string &why,
+               bool isLength = true) {
   if (e.integers.size() <= at) {
     why = std::string("missing ") + what;
     return false;
@@ -266,7 +268,7 @@ bool readCount(const TypeExpr &e, size_t at, const char *what, int64_t &out, std
     why = std::string("negative ") + what + " " + std::to_string(out);
     return false;
   }
-  if (out > (int64_t(1) << 40)) {
+  if (isLength && out > (int64_t(1) << 40)) {
     why = std::string(what) + " " + std::to_string(out) + " is too large for an array length";
     return false;
   }
@@ -490,7 +492,7 @@ Result<Piece> translatePiece(const TypeExpr &e, int depth) {
   }
   case Combiner::Contiguous: {
     int64_t count;
-    if (!readCount(e, 0, "count", count, why) || !needInts(e, 1, why) || !needAddrs(e, 0, why))
+    if (!readCount(e, 0, "count", count, why, false) || !needInts(e, 1, why) || !needAddrs(e, 0, why))
       return fail(e, why);
     auto old = child(e, 0, depth);
     if (!old) return old;
@@ -503,7 +505,7 @@ Result<Piece> translatePiece(const TypeExpr &e, int depth) {
   case Combiner::Hvector: {
     bool h = e.combiner == Combiner::Hvector;
     int64_t count, bl;
-    if (!readCount(e, 0, "count", count, why) || !readCount(e, 1, "blocklength", bl, why) ||
+    if (!readCount(e, 0, "count", count, why, false) || !readCount(e, 1, "blocklength", bl, why, false) ||
         !needInts(e, h ? 2 : 3, why) || !needAddrs(e, h ? 1 : 0, why))
       return fail(e, why);
     auto old = child(e, 0, depth);
@@ -527,7 +529,7 @@ Result<Piece> translatePiece(const TypeExpr &e, int depth) {
     std::vector<int64_t> bls(n);
     if (blockForm) {
       int64_t bl;
-      if (!readCount(e, 1, "blocklength", bl, why)) return fail(e, why);
+      if (!readCount(e, 1, "blocklength", bl, why, false)) return fail(e, why);
       bls.assign(n, bl);
     } else {
       for (int64_t i = 0; i < n; ++i) {
