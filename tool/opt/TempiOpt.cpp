@@ -64,7 +64,6 @@ public:
     std::string_view body(text.data() + first, last - first + 1);
 
     IRPtr ir;
-    std::optional<TypeExprPtr> expr;
     if (isIRText(body)) {
       if (o_.print == PrintMode::Expr)
         return report(lineNo, first + 1, "--print=expr needs a TypeExpr, this line is TypeIR");
