@@ -1,0 +1,242 @@
+/// \file
+/// analyze(): walks every function body (template instantiations and lambdas included), resolves
+/// the datatype arguments of communication calls, canonicalizes them with passes/ and merges the
+/// instances of one call site. See Analysis.h.
+#include "tool/clang/Analysis.h"
+
+#include "tool/clang/DatatypeResolver.h"
+#include "tool/clang/Evaluator.h"
+
+#include "passes/PassRegistry.h"
+#include "passes/TextForm.h"
+#include "passes/TypeIR.h"
+#include "tool/codegen/KernelGen.h"
+
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+#include <memory>
+
+using namespace clang;
+
+namespace tempi::frontend {
+
+namespace {
+
+/// TEMPI_MAX_DIMS of runtime/include/tempi/tempi.h (the tool does not include that C header).
+constexpr size_t kMaxDims = 8;
+
+class Collector : public RecursiveASTVisitor<Collector> {
+public:
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
+  bool TraverseDecl(Decl *d) {
+    auto *fd = dyn_cast_or_null<FunctionDecl>(d);
+    bool isFn = fd && fd->doesThisDeclarationHaveABody();
+    if (isFn)
+      stack_.push_back(fd->isDependentContext() ? nullptr : fd);
+    bool r = RecursiveASTVisitor::TraverseDecl(d);
+    if (isFn)
+      stack_.pop_back();
+    return r;
+  }
+  bool TraverseLambdaExpr(LambdaExpr *l) {
+    const CXXMethodDecl *op = l->getCallOperator();
+    stack_.push_back(op && !op->isDependentContext() ? op : nullptr);
+    bool r = RecursiveASTVisitor::TraverseLambdaExpr(l);
+    stack_.pop_back();
+    return r;
+  }
+  bool VisitCallExpr(CallExpr *c) {
+    if (!stack_.empty() && stack_.back())
+      calls.push_back({c, stack_.back()});
+    return true;
+  }
+
+  std::vector<std::pair<const CallExpr *, const Decl *>> calls;
+
+private:
+  std::vector<const Decl *> stack_;
+};
+
+std::string calleeName(const CallExpr *c) {
+  if (const FunctionDecl *fd = c->getDirectCallee())
+    if (fd->getIdentifier())
+      return fd->getName().str();
+  return "";
+}
+
+bool sameOutcome(const DatatypeArg &a, const DatatypeArg &b) {
+  if (a.hasPlan() != b.hasPlan())
+    return false;
+  return !a.hasPlan() || *a.shape == *b.shape;
+}
+
+} // namespace
+
+bool CallSite::rewritten() const {
+  if (!editable || !siteWhy.reason.empty())
+    return false;
+  for (const DatatypeArg &a : args)
+    if (a.hasPlan())
+      return true;
+  return false;
+}
+
+const CallSite *Analysis::siteFor(const CallExpr *c) const {
+  auto it = siteOf.find(c);
+  return it == siteOf.end() ? nullptr : &sites[it->second];
+}
+
+std::optional<StridedBlock> shapeOf(const TypeExpr &e, std::string &whyNot) {
+  Result<IRPtr> ir = translate(e);
+  if (!ir) {
+    whyNot = "the datatype is invalid: " + ir.error();
+    return std::nullopt;
+  }
+  IRPtr canon = canonicalize(*ir);
+  std::optional<StridedBlock> sb = toStridedBlock(*canon);
+  if (!sb) {
+    whyNot = "the canonical form is irregular (" + printIR(*canon, false) +
+             "); the runtime serves it with its block-list kernel";
+    return std::nullopt;
+  }
+  if (sb->dims.size() > kMaxDims) {
+    whyNot = "the canonical form has " + std::to_string(sb->dims.size()) +
+             " dimensions, more than TEMPI_MAX_DIMS (" + std::to_string(kMaxDims) + ")";
+    return std::nullopt;
+  }
+  if (codegen::planDefinition(*sb).empty()) {
+    whyNot = "code generation cannot express " + printStrided(*sb);
+    return std::nullopt;
+  }
+  return sb;
+}
+
+Analysis analyze(ASTContext &ctx) {
+  Analysis out;
+  SourceManager &sm = ctx.getSourceManager();
+  const LangOptions &lo = ctx.getLangOpts();
+  Collector col;
+  col.TraverseDecl(ctx.getTranslationUnitDecl());
+
+  std::map<const Decl *, std::unique_ptr<FunctionFlow>> flows;
+  std::map<SourceLocation, size_t> siteAt;
+  for (auto [call, fn] : col.calls) {
+    std::string name = calleeName(call);
+    if (name.rfind("MPI_", 0) != 0)
+      continue;
+    SourceLocation calleeLoc = sm.getFileLoc(call->getCallee()->getExprLoc());
+    if (!sm.isInMainFile(calleeLoc))
+      continue;
+    if (isLargeCountCommCall(name)) {
+      out.remarks.push_back({call->getBeginLoc(),
+                             name + " is left unchanged: the TEMPI runtime has no entry point for "
+                                    "large-count (_c) calls"});
+      continue;
+    }
+    const CommCallSpec *spec = findCommCall(name);
+    if (!spec)
+      continue;
+    if (!out.includeAnchor.isValid())
+      if (const FunctionDecl *fd = call->getDirectCallee()) {
+        FileID fid = sm.getFileID(sm.getFileLoc(fd->getLocation()));
+        for (int guard = 0; fid.isValid() && fid != sm.getMainFileID() && guard < 64; ++guard) {
+          SourceLocation inc = sm.getIncludeLoc(fid);
+          if (!inc.isValid())
+            break;
+          if (sm.isInMainFile(inc)) {
+            out.includeAnchor = inc;
+            break;
+          }
+          fid = sm.getFileID(inc);
+        }
+      }
+
+    auto &flow = flows[fn];
+    if (!flow)
+      flow = FunctionFlow::build(fn, ctx);
+    Evaluator ev(ctx, *flow);
+    DatatypeResolver resolver(ev);
+    std::optional<Point> at = ev.pointOf(call);
+
+    CallSite site;
+    site.call = call;
+    site.spec = spec;
+    CharSourceRange whole = Lexer::makeFileCharRange(
+        CharSourceRange::getTokenRange(call->getSourceRange()), sm, lo);
+    if (whole.isInvalid() || !sm.isInMainFile(whole.getBegin())) {
+      site.editable = false;
+      StringRef macro = Lexer::getImmediateMacroName(call->getBeginLoc(), sm, lo);
+      site.siteWhy = {"the call is spelled inside the definition of macro '" + macro.str() + "'",
+                      call->getBeginLoc()};
+    }
+    for (int idx : spec->datatypeArgs) {
+      if (static_cast<unsigned>(idx) >= call->getNumArgs())
+        continue;
+      const Expr *arg = call->getArg(static_cast<unsigned>(idx));
+      DatatypeArg da;
+      da.index = static_cast<unsigned>(idx);
+      da.loc = arg->getBeginLoc();
+      da.spelling = Lexer::getSourceText(
+                        Lexer::makeFileCharRange(CharSourceRange::getTokenRange(arg->getSourceRange()),
+                                                 sm, lo),
+                        sm, lo)
+                        .str();
+      if (spec->datatypeArrays) {
+        da.why = {"per-peer datatype arrays of " + std::string(spec->name) + " are not tracked",
+                  da.loc};
+      } else if (!at) {
+        da.why = {"the call is in code the analysis cannot place (unreachable?)", da.loc};
+      } else {
+        Unresolved why;
+        da.expr = resolver.resolve(arg, *at, why);
+        if (!da.expr) {
+          da.why = why;
+        } else if (da.expr->combiner == Combiner::Named) {
+          da.predefined = true;
+          da.why = {"'" + da.spelling + "' is a predefined datatype: nothing to specialize", da.loc};
+          da.expr = nullptr;
+        } else {
+          std::string whyNot;
+          da.shape = shapeOf(*da.expr, whyNot);
+          if (da.shape)
+            da.planSymbol = codegen::planSymbol(*da.shape);
+          else
+            da.why = {whyNot, da.loc};
+        }
+      }
+      site.args.push_back(std::move(da));
+    }
+
+    SourceLocation key = calleeLoc;
+    auto [it, inserted] = siteAt.emplace(key, out.sites.size());
+    if (inserted) {
+      out.sites.push_back(std::move(site));
+    } else {
+      CallSite &prev = out.sites[it->second];
+      for (size_t i = 0; i < prev.args.size() && i < site.args.size(); ++i)
+        if (!sameOutcome(prev.args[i], site.args[i]) && prev.siteWhy.reason.empty())
+          prev.siteWhy = {"the call's datatypes differ between template instantiations",
+                          prev.call->getBeginLoc()};
+    }
+    out.siteOf[call] = it->second;
+  }
+  for (const CallSite &s : out.sites) {
+    if (!s.rewritten())
+      continue;
+    for (const DatatypeArg &a : s.args) {
+      if (!a.hasPlan())
+        continue;
+      bool seen = false;
+      for (const StridedBlock &b : out.shapes)
+        seen = seen || shapeKey(b) == shapeKey(*a.shape);
+      if (!seen)
+        out.shapes.push_back(*a.shape);
+    }
+  }
+  return out;
+}
+
+} // namespace tempi::frontend

@@ -1,0 +1,77 @@
+/// \file
+/// The front end's analysis of one translation unit: every communication call of the main file,
+/// each datatype argument either resolved to a canonical shape (and plan) or left to the runtime
+/// with a reason and a location.
+///
+/// This is the library tempi-rewrite and tempi-lint share. A call site is keyed by the file
+/// location of its callee name, so a call in a C++ template yields one site whatever the number
+/// of instantiations (and is only rewritten when every instantiation resolves to the same
+/// shapes), and a call inside a macro argument (MPI_CHECK(MPI_Send(...))) is rewritten where it
+/// is spelled. A call spelled inside a macro definition is never rewritten.
+#pragma once
+
+#include "tool/clang/Flow.h"
+#include "tool/clang/MpiNames.h"
+
+#include "passes/StridedBlock.h"
+#include "passes/TypeExpr.h"
+
+#include "clang/AST/ASTContext.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tempi::frontend {
+
+/// One datatype argument of a communication call.
+struct DatatypeArg {
+  unsigned index = 0;             ///< argument index in the call
+  std::string spelling;           ///< the argument as written ("t", "MPI_DOUBLE")
+  clang::SourceLocation loc;      ///< the argument's location
+  TypeExprPtr expr;               ///< the proven chain (null when unresolved)
+  std::optional<StridedBlock> shape; ///< its canonical form (when it has a plan)
+  std::string planSymbol;         ///< tempi_gen_plan_<key> when it has a plan
+  Unresolved why;                 ///< when it has no plan: why, and where
+  bool predefined = false;        ///< a predefined type: nothing to specialize, no remark
+  bool hasPlan() const { return shape.has_value(); }
+};
+
+/// One communication call site (all template instantiations of it together).
+struct CallSite {
+  const clang::CallExpr *call = nullptr; ///< the first instance seen
+  const CommCallSpec *spec = nullptr;
+  std::vector<DatatypeArg> args;
+  bool editable = true;  ///< false when the call is spelled inside a macro definition
+  Unresolved siteWhy;    ///< why the whole call is left alone (macro, instantiations differ)
+  /// Rewritten when editable, no site-wide reason, and at least one datatype argument has a plan.
+  bool rewritten() const;
+};
+
+/// A remark about a call the analysis saw but cannot rewrite at all (a `_c` large-count call).
+struct SiteRemark {
+  clang::SourceLocation loc;
+  std::string message;
+};
+
+struct Analysis {
+  std::vector<CallSite> sites;
+  std::vector<SiteRemark> remarks;
+  /// Every instance (template instantiations included) of a rewritten call -> its site.
+  std::map<const clang::CallExpr *, size_t> siteOf;
+  /// Distinct shapes with plans, in order of first use.
+  std::vector<StridedBlock> shapes;
+  /// The main-file location after which the TEMPI include and the plans go (invalid: file start).
+  clang::SourceLocation includeAnchor;
+
+  const CallSite *siteFor(const clang::CallExpr *c) const;
+};
+
+/// Analyses every function body of the translation unit (template instantiations included).
+Analysis analyze(clang::ASTContext &ctx);
+
+/// The canonical shape of a chain, or why it has no plan (invalid, irregular, too many dims).
+std::optional<StridedBlock> shapeOf(const TypeExpr &e, std::string &whyNot);
+
+} // namespace tempi::frontend

@@ -1,0 +1,335 @@
+/// \file
+/// DatatypeResolver: from a datatype expression to its constructor tree (see the header for what
+/// is proven and what is refused).
+#include "tool/clang/DatatypeResolver.h"
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+
+using namespace clang;
+
+namespace tempi::frontend {
+
+namespace {
+constexpr int kMaxDepth = 32;
+constexpr int64_t kMaxArray = 4096; ///< longest constructor array the tool reads
+
+std::string nameOf(const DeclContext *dc) {
+  if (const auto *fd = dyn_cast_or_null<FunctionDecl>(dc))
+    return fd->getNameAsString();
+  return "its function";
+}
+
+std::string calleeName(const CallExpr *c) {
+  if (const FunctionDecl *fd = c->getDirectCallee())
+    return fd->getNameAsString();
+  return "";
+}
+} // namespace
+
+TypeExprPtr DatatypeResolver::resolve(const Expr *e, Point at, Unresolved &why, int depth) {
+  if (depth > kMaxDepth) {
+    why = {"the datatype chain is too deep (or refers to itself)", e->getBeginLoc()};
+    return nullptr;
+  }
+  SourceLocation loc = e->getBeginLoc();
+  for (const std::string &s : ev_.spellings(e)) {
+    if (s == "MPI_DATATYPE_NULL") {
+      why = {"the datatype is MPI_DATATYPE_NULL", loc};
+      return nullptr;
+    }
+    if (findNamedType(s))
+      return expr::named(s);
+  }
+  const Expr *inner = e->IgnoreParenImpCasts();
+  if (const auto *d = dyn_cast<DeclRefExpr>(inner)) {
+    const auto *vd = dyn_cast<VarDecl>(d->getDecl());
+    std::string name = d->getDecl()->getNameAsString();
+    if (!vd) {
+      why = {"'" + name + "' is not a variable", loc};
+      return nullptr;
+    }
+    if (name.rfind("MPI_", 0) == 0 && !vd->hasLocalStorage()) {
+      why = {"'" + name + "' is not a predefined datatype the tool knows", loc};
+      return nullptr;
+    }
+    if (isa<ParmVarDecl>(vd)) {
+      why = {"'" + name + "' comes from a parameter of '" + nameOf(vd->getDeclContext()) + "'",
+             loc};
+      return nullptr;
+    }
+    if (d->refersToEnclosingVariableOrCapture()) {
+      why = {"'" + name + "' is captured from an enclosing function", loc};
+      return nullptr;
+    }
+    if (!vd->hasLocalStorage()) {
+      why = {"'" + name + "' is " + (vd->isStaticLocal() ? "a static variable" : "a global variable"),
+             loc};
+      return nullptr;
+    }
+    if (vd->getType()->isReferenceType()) {
+      why = {"'" + name + "' is a reference", loc};
+      return nullptr;
+    }
+    std::optional<SlotDefinition> def = ev_.slotDefinition(vd, std::nullopt, at, why);
+    if (!def)
+      return nullptr;
+    return fromDefinition(*def, name, why, depth);
+  }
+  if (const auto *ase = dyn_cast<ArraySubscriptExpr>(inner)) {
+    const Expr *base = ase->getBase()->IgnoreParenImpCasts();
+    const auto *d = dyn_cast<DeclRefExpr>(base);
+    const auto *vd = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+    if (!vd || !vd->getType()->isArrayType()) {
+      why = {"the datatype is read through a pointer", loc};
+      return nullptr;
+    }
+    if (!vd->hasLocalStorage() || isa<ParmVarDecl>(vd)) {
+      why = {"'" + vd->getNameAsString() + "' is not a local array", loc};
+      return nullptr;
+    }
+    Unresolved idxWhy;
+    std::optional<int64_t> idx = ev_.evalInt(ase->getIdx(), at, idxWhy);
+    if (!idx) {
+      why = {"the index into '" + vd->getNameAsString() + "' " + idxWhy.reason, idxWhy.loc};
+      return nullptr;
+    }
+    std::optional<SlotDefinition> def = ev_.slotDefinition(vd, *idx, at, why);
+    if (!def)
+      return nullptr;
+    return fromDefinition(*def, Evaluator::slotName(vd, *idx), why, depth);
+  }
+  if (const auto *me = dyn_cast<MemberExpr>(inner)) {
+    why = {"'" + me->getMemberDecl()->getNameAsString() +
+               "' is a member of a struct or class; members are not tracked",
+           loc};
+    return nullptr;
+  }
+  if (const auto *call = dyn_cast<CallExpr>(inner)) {
+    std::string callee = calleeName(call);
+    why = {callee.empty() ? "the datatype is returned by an indirect call"
+                          : "the datatype is returned by a call to '" + callee + "'",
+           loc};
+    return nullptr;
+  }
+  why = {"the datatype expression is not a variable or a predefined type", loc};
+  return nullptr;
+}
+
+TypeExprPtr DatatypeResolver::fromDefinition(const SlotDefinition &def, const std::string &name,
+                                             Unresolved &why, int depth) {
+  const VarEvent &e = *def.event;
+  switch (e.kind) {
+  case VarEvent::ConstructorOut: {
+    const ConstructorSpec *spec = findConstructor(calleeName(e.call));
+    if (!spec) {
+      why = {"'" + name + "' is set by a call the tool does not know", e.loc};
+      return nullptr;
+    }
+    return fromConstructor(e.call, *spec, def.at, why, depth + 1);
+  }
+  case VarEvent::Init:
+  case VarEvent::Assign:
+    if (!def.value) {
+      why = {"'" + name + "' is zero-initialized, not a datatype", e.loc};
+      return nullptr;
+    }
+    return resolve(def.value, def.at, why, depth + 1);
+  default:
+    why = {"'" + name + "' is not set by a datatype constructor", e.loc};
+    return nullptr;
+  }
+}
+
+TypeExprPtr DatatypeResolver::fromConstructor(const CallExpr *call, const ConstructorSpec &spec,
+                                              Point at, Unresolved &why, int depth) {
+  if (call->getNumArgs() != spec.args.size()) {
+    why = {std::string(spec.name) + " is called with the wrong number of arguments",
+           call->getBeginLoc()};
+    return nullptr;
+  }
+  if (depth > kMaxDepth) {
+    why = {"the datatype chain is too deep (or refers to itself)", call->getBeginLoc()};
+    return nullptr;
+  }
+  const size_t n = spec.args.size();
+  std::vector<int64_t> ints(n, 0);
+  std::vector<std::vector<int64_t>> arrays(n);
+  std::vector<std::vector<TypeExprPtr>> typeArrays(n);
+  std::vector<TypeExprPtr> types(n);
+  Order order = Order::C;
+  for (size_t i = 0; i < n; ++i) {
+    const ArgSpec &a = spec.args[i];
+    const Expr *arg = call->getArg(static_cast<unsigned>(i));
+    Unresolved w;
+    switch (a.role) {
+    case ArgRole::Int:
+    case ArgRole::Aint: {
+      std::optional<int64_t> v = ev_.evalInt(arg, at, w);
+      if (!v) {
+        why = {std::string(a.name) + " " + w.reason, w.loc};
+        return nullptr;
+      }
+      ints[i] = *v;
+      break;
+    }
+    case ArgRole::Order: {
+      bool found = false;
+      for (const std::string &s : ev_.spellings(arg)) {
+        if (s == "MPI_ORDER_C" || s == "MPI_ORDER_FORTRAN") {
+          order = s == "MPI_ORDER_C" ? Order::C : Order::Fortran;
+          found = true;
+          break;
+        }
+      }
+      if (!found) {
+        why = {"order is not spelled MPI_ORDER_C or MPI_ORDER_FORTRAN", arg->getBeginLoc()};
+        return nullptr;
+      }
+      break;
+    }
+    case ArgRole::IntArray:
+    case ArgRole::AintArray:
+    case ArgRole::TypeArray:
+    case ArgRole::DistribArray:
+    case ArgRole::DargArray: {
+      int64_t len = ints[a.lengthArg];
+      if (len < 0) {
+        why = {std::string(spec.args[a.lengthArg].name) + " is negative (" +
+                   std::to_string(len) + ")",
+               call->getArg(a.lengthArg)->getBeginLoc()};
+        return nullptr;
+      }
+      if (len > kMaxArray) {
+        why = {std::string(spec.args[a.lengthArg].name) + " is " + std::to_string(len) +
+                   ", more elements than the tool reads (" + std::to_string(kMaxArray) + ")",
+               call->getArg(a.lengthArg)->getBeginLoc()};
+        return nullptr;
+      }
+      for (int64_t k = 0; k < len; ++k) {
+        std::string elemName = std::string(a.name) + "[" + std::to_string(k) + "]";
+        if (a.role == ArgRole::IntArray || a.role == ArgRole::AintArray) {
+          std::optional<int64_t> v = ev_.evalElement(arg, k, at, w);
+          if (!v) {
+            why = {elemName + " " + w.reason, w.loc};
+            return nullptr;
+          }
+          arrays[i].push_back(*v);
+          continue;
+        }
+        std::optional<SlotDefinition> def = ev_.elementDefinition(arg, k, at, w);
+        if (!def) {
+          why = {elemName + " " + w.reason, w.loc};
+          return nullptr;
+        }
+        if (a.role == ArgRole::TypeArray) {
+          TypeExprPtr t;
+          if (def->event)
+            t = fromDefinition(*def, elemName, why, depth + 1);
+          else if (def->value)
+            t = resolve(def->value, def->at, why, depth + 1);
+          else
+            why = {elemName + " is zero-initialized, not a datatype", arg->getBeginLoc()};
+          if (!t)
+            return nullptr;
+          typeArrays[i].push_back(t);
+          continue;
+        }
+        const Expr *value = def->value;
+        if (def->event && def->event->kind != VarEvent::Init && def->event->kind != VarEvent::Assign)
+          value = nullptr;
+        if (!value) {
+          why = {elemName + " is not a constant the tool can read", arg->getBeginLoc()};
+          return nullptr;
+        }
+        std::vector<std::string> sp = ev_.spellings(value);
+        auto has = [&](const char *s) {
+          for (const std::string &x : sp)
+            if (x == s)
+              return true;
+          return false;
+        };
+        if (a.role == ArgRole::DistribArray) {
+          if (has("MPI_DISTRIBUTE_BLOCK"))
+            arrays[i].push_back(static_cast<int64_t>(Distrib::Block));
+          else if (has("MPI_DISTRIBUTE_CYCLIC"))
+            arrays[i].push_back(static_cast<int64_t>(Distrib::Cyclic));
+          else if (has("MPI_DISTRIBUTE_NONE"))
+            arrays[i].push_back(static_cast<int64_t>(Distrib::None));
+          else {
+            why = {elemName + " is not spelled MPI_DISTRIBUTE_BLOCK, _CYCLIC or _NONE",
+                   value->getBeginLoc()};
+            return nullptr;
+          }
+          continue;
+        }
+        if (has("MPI_DISTRIBUTE_DFLT_DARG")) {
+          arrays[i].push_back(kDargDefault);
+          continue;
+        }
+        std::optional<int64_t> v = ev_.evalInt(value, def->at, w);
+        if (!v) {
+          why = {elemName + " " + w.reason, w.loc};
+          return nullptr;
+        }
+        arrays[i].push_back(*v);
+      }
+      break;
+    }
+    case ArgRole::OldType: {
+      Unresolved tw;
+      types[i] = resolve(arg, at, tw, depth + 1);
+      if (!types[i]) {
+        why = {"the oldtype of " + std::string(spec.name) + " is unresolved: " + tw.reason, tw.loc};
+        return nullptr;
+      }
+      break;
+    }
+    case ArgRole::NewType:
+      break;
+    }
+  }
+  auto oldType = [&]() -> TypeExprPtr {
+    for (const TypeExprPtr &t : types)
+      if (t)
+        return t;
+    return nullptr;
+  };
+  switch (spec.combiner) {
+  case Combiner::Dup:
+    return expr::dup(oldType());
+  case Combiner::Contiguous:
+    return expr::contiguous(ints[0], oldType());
+  case Combiner::Vector:
+    return expr::vector(ints[0], ints[1], ints[2], oldType());
+  case Combiner::Hvector:
+    return expr::hvector(ints[0], ints[1], ints[2], oldType());
+  case Combiner::Indexed:
+    return expr::indexed(arrays[1], arrays[2], oldType());
+  case Combiner::Hindexed:
+    return expr::hindexed(arrays[1], arrays[2], oldType());
+  case Combiner::IndexedBlock:
+    return expr::indexedBlock(ints[1], arrays[2], oldType());
+  case Combiner::HindexedBlock:
+    return expr::hindexedBlock(ints[1], arrays[2], oldType());
+  case Combiner::Struct:
+    return expr::structType(arrays[1], arrays[2], typeArrays[3]);
+  case Combiner::Subarray:
+    return expr::subarray(arrays[1], arrays[2], arrays[3], order, oldType());
+  case Combiner::Darray: {
+    std::vector<Distrib> distribs;
+    for (int64_t d : arrays[4])
+      distribs.push_back(static_cast<Distrib>(d));
+    return expr::darray(ints[0], ints[1], arrays[3], distribs, arrays[5], arrays[6], order,
+                        oldType());
+  }
+  case Combiner::Resized:
+    return expr::resized(ints[1], ints[2], oldType());
+  case Combiner::Named:
+    break;
+  }
+  why = {"unknown constructor", call->getBeginLoc()};
+  return nullptr;
+}
+
+} // namespace tempi::frontend

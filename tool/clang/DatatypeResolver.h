@@ -1,0 +1,36 @@
+/// \file
+/// Proves which constructor chain a datatype expression holds at a point, and builds its TypeExpr.
+///
+/// Resolved: a predefined type as the source spells it (MPI_DOUBLE, also through user macros),
+/// a local MPI_Datatype variable (or an element, with a constant index, of a local array of them)
+/// whose one definition is proven by FunctionFlow and is a constructor call with compile-time
+/// arguments (Evaluator) or a copy of another resolved datatype, recursively. Refused, with a
+/// sentence that says why: parameters ("'t' comes from a parameter of 'f'"), globals, statics,
+/// members, captures, return values of calls, MPI_DATATYPE_NULL, and everything FunctionFlow or
+/// Evaluator refuses ("'t' is reassigned on line 40", "count depends on 'argc', ...").
+#pragma once
+
+#include "tool/clang/Evaluator.h"
+#include "tool/clang/MpiNames.h"
+
+#include "passes/TypeExpr.h"
+
+namespace tempi::frontend {
+
+class DatatypeResolver {
+public:
+  explicit DatatypeResolver(Evaluator &ev) : ev_(ev) {}
+
+  /// The chain `e` holds just before `at`, or nullptr with `why` set (a whole sentence).
+  TypeExprPtr resolve(const clang::Expr *e, Point at, Unresolved &why, int depth = 0);
+  /// The chain built by a constructor call (evaluated at its own point).
+  TypeExprPtr fromConstructor(const clang::CallExpr *call, const ConstructorSpec &spec, Point at,
+                              Unresolved &why, int depth = 0);
+
+private:
+  TypeExprPtr fromDefinition(const SlotDefinition &def, const std::string &name, Unresolved &why,
+                             int depth);
+  Evaluator &ev_;
+};
+
+} // namespace tempi::frontend

@@ -1,0 +1,539 @@
+/// \file
+/// Evaluator: integer and address arithmetic on constructor arguments (see Evaluator.h). Every
+/// operation is checked for 64-bit overflow; a value that would not fit its C type is refused.
+#include "tool/clang/Evaluator.h"
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/RecordLayout.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang;
+
+namespace tempi::frontend {
+
+namespace {
+constexpr int kMaxDepth = 64;
+
+std::string functionName(const DeclContext *dc) {
+  if (const auto *fd = dyn_cast_or_null<FunctionDecl>(dc))
+    return fd->getNameAsString();
+  return "its function";
+}
+
+std::optional<Value> fail(Unresolved &why, std::string reason, SourceLocation loc) {
+  why = {std::move(reason), loc};
+  return std::nullopt;
+}
+
+/// Wraps v to the width and signedness of type t, refusing values that do not fit.
+bool fitsType(int64_t v, QualType t, ASTContext &ctx) {
+  if (!t->isIntegerType())
+    return true;
+  unsigned width = ctx.getIntWidth(t);
+  if (width >= 64)
+    return t->isSignedIntegerOrEnumerationType() || v >= 0;
+  bool isSigned = t->isSignedIntegerOrEnumerationType();
+  if (isSigned) {
+    int64_t lo = -(int64_t(1) << (width - 1)), hi = (int64_t(1) << (width - 1)) - 1;
+    return v >= lo && v <= hi;
+  }
+  return v >= 0 && v < (int64_t(1) << width);
+}
+} // namespace
+
+std::string Evaluator::slotName(const VarDecl *var, std::optional<int64_t> element) {
+  std::string s = var->getNameAsString();
+  if (element)
+    s += "[" + std::to_string(*element) + "]";
+  return s;
+}
+
+std::optional<Point> Evaluator::pointOf(const Stmt *s) const {
+  if (auto p = flow_.position(s))
+    return Point{*p, s->getBeginLoc()};
+  return std::nullopt;
+}
+
+std::vector<std::string> Evaluator::spellings(const Expr *e) const {
+  std::vector<std::string> out;
+  const SourceManager &sm = ctx_.getSourceManager();
+  SourceLocation loc = e->getBeginLoc();
+  for (int guard = 0; loc.isMacroID() && guard < 32; ++guard) {
+    StringRef name = Lexer::getImmediateMacroName(loc, sm, ctx_.getLangOpts());
+    if (!name.empty())
+      out.push_back(name.str());
+    loc = sm.getImmediateMacroCallerLoc(loc);
+  }
+  const Expr *inner = e->IgnoreParenCasts();
+  if (const auto *uo = dyn_cast<UnaryOperator>(inner); uo && uo->getOpcode() == UO_AddrOf)
+    inner = uo->getSubExpr()->IgnoreParenCasts();
+  if (const auto *d = dyn_cast<DeclRefExpr>(inner))
+    out.push_back(d->getDecl()->getNameAsString());
+  return out;
+}
+
+std::optional<int64_t> Evaluator::evalInt(const Expr *e, Point at, Unresolved &why) {
+  std::optional<Value> v = eval(e, at, why, 0);
+  if (!v)
+    return std::nullopt;
+  if (v->base) {
+    why = {"is an address, not a difference of addresses", e->getBeginLoc()};
+    return std::nullopt;
+  }
+  return v->k;
+}
+
+std::optional<Value> Evaluator::eval(const Expr *e, Point at, Unresolved &why, int depth) {
+  if (depth > kMaxDepth)
+    return fail(why, "is defined by a chain of definitions too long to follow", e->getBeginLoc());
+  e = e->IgnoreParens();
+  if (e->isValueDependent() || e->isTypeDependent())
+    return fail(why, "depends on a template parameter", e->getBeginLoc());
+  if (e->getType()->isIntegerType()) {
+    Expr::EvalResult r;
+    if (e->EvaluateAsInt(r, ctx_)) {
+      const llvm::APSInt &i = r.Val.getInt();
+      if (i.getSignificantBits() > 64 || (i.isUnsigned() && i.getActiveBits() > 63))
+        return fail(why, "does not fit in 64 bits", e->getBeginLoc());
+      return Value{i.getExtValue(), nullptr};
+    }
+  }
+  SourceLocation loc = e->getBeginLoc();
+
+  if (const auto *ce = dyn_cast<CastExpr>(e)) {
+    const Expr *sub = ce->getSubExpr();
+    switch (ce->getCastKind()) {
+    case CK_LValueToRValue:
+    case CK_NoOp:
+      return eval(sub, at, why, depth + 1);
+    case CK_IntegralCast:
+    case CK_IntegralToBoolean: {
+      std::optional<Value> v = eval(sub, at, why, depth + 1);
+      if (!v)
+        return v;
+      if (ce->getCastKind() == CK_IntegralToBoolean && !v->base)
+        return Value{v->k != 0, nullptr};
+      if (!v->base && !fitsType(v->k, ce->getType(), ctx_))
+        return fail(why, "does not fit in its type", loc);
+      return v;
+    }
+    case CK_PointerToIntegral:
+    case CK_BitCast:
+    case CK_ArrayToPointerDecay:
+      if (ce->getCastKind() == CK_ArrayToPointerDecay)
+        return addressOf(sub, at, why, depth + 1);
+      return eval(sub, at, why, depth + 1);
+    default:
+      return fail(why, "is not a compile-time constant", loc);
+    }
+  }
+  if (const auto *d = dyn_cast<DeclRefExpr>(e)) {
+    const auto *vd = dyn_cast<VarDecl>(d->getDecl());
+    if (!vd)
+      return fail(why, "is not a compile-time constant", loc);
+    return readVariable(vd, std::nullopt, at, loc, why, depth);
+  }
+  if (const auto *ase = dyn_cast<ArraySubscriptExpr>(e)) {
+    const Expr *base = ase->getBase()->IgnoreParenImpCasts();
+    std::optional<Value> idx = eval(ase->getIdx(), at, why, depth + 1);
+    if (!idx)
+      return idx;
+    if (idx->base)
+      return fail(why, "uses an address as an index", loc);
+    if (const auto *d = dyn_cast<DeclRefExpr>(base))
+      if (const auto *vd = dyn_cast<VarDecl>(d->getDecl()); vd && vd->getType()->isArrayType())
+        return readVariable(vd, idx->k, at, loc, why, depth);
+    return fail(why, "reads an array the tool cannot follow", loc);
+  }
+  if (const auto *uo = dyn_cast<UnaryOperator>(e)) {
+    if (uo->getOpcode() == UO_AddrOf)
+      return addressOf(uo->getSubExpr(), at, why, depth + 1);
+    std::optional<Value> v = eval(uo->getSubExpr(), at, why, depth + 1);
+    if (!v)
+      return v;
+    if (v->base)
+      return fail(why, "applies an operator to an address", loc);
+    switch (uo->getOpcode()) {
+    case UO_Plus:
+      return v;
+    case UO_Minus:
+      if (v->k == INT64_MIN)
+        return fail(why, "overflows 64 bits", loc);
+      return Value{-v->k, nullptr};
+    case UO_Not:
+      return Value{~v->k, nullptr};
+    case UO_LNot:
+      return Value{!v->k, nullptr};
+    default:
+      return fail(why, "is not a compile-time constant", loc);
+    }
+  }
+  if (const auto *bo = dyn_cast<BinaryOperator>(e)) {
+    if (bo->isAssignmentOp() || bo->getOpcode() == BO_Comma)
+      return fail(why, "has a side effect", loc);
+    std::optional<Value> l = eval(bo->getLHS(), at, why, depth + 1);
+    if (!l)
+      return l;
+    std::optional<Value> r = eval(bo->getRHS(), at, why, depth + 1);
+    if (!r)
+      return r;
+    int64_t out = 0;
+    BinaryOperatorKind op = bo->getOpcode();
+    // Addresses: a - b of one object, a + k, a - k.
+    if (l->base || r->base) {
+      if (op == BO_Sub && l->base && l->base == r->base)
+        return Value{l->k - r->k, nullptr};
+      if (op == BO_Add && l->base && !r->base && !__builtin_add_overflow(l->k, r->k, &out))
+        return Value{out, l->base};
+      if (op == BO_Add && r->base && !l->base && !__builtin_add_overflow(l->k, r->k, &out))
+        return Value{out, r->base};
+      if (op == BO_Sub && l->base && !r->base && !__builtin_sub_overflow(l->k, r->k, &out))
+        return Value{out, l->base};
+      return fail(why, "combines addresses of different objects", loc);
+    }
+    int64_t a = l->k, b = r->k;
+    bool overflow = false;
+    switch (op) {
+    case BO_Add: overflow = __builtin_add_overflow(a, b, &out); break;
+    case BO_Sub: overflow = __builtin_sub_overflow(a, b, &out); break;
+    case BO_Mul: overflow = __builtin_mul_overflow(a, b, &out); break;
+    case BO_Div:
+    case BO_Rem:
+      if (b == 0)
+        return fail(why, "divides by zero", loc);
+      if (a == INT64_MIN && b == -1)
+        return fail(why, "overflows 64 bits", loc);
+      out = op == BO_Div ? a / b : a % b;
+      break;
+    case BO_Shl:
+      if (b < 0 || b > 62 || a < 0 || (a >> (62 - b)) != 0)
+        return fail(why, "shifts out of range", loc);
+      out = a << b;
+      break;
+    case BO_Shr:
+      if (b < 0 || b > 63)
+        return fail(why, "shifts out of range", loc);
+      out = a >> b;
+      break;
+    case BO_And: out = a & b; break;
+    case BO_Or: out = a | b; break;
+    case BO_Xor: out = a ^ b; break;
+    case BO_LT: out = a < b; break;
+    case BO_GT: out = a > b; break;
+    case BO_LE: out = a <= b; break;
+    case BO_GE: out = a >= b; break;
+    case BO_EQ: out = a == b; break;
+    case BO_NE: out = a != b; break;
+    case BO_LAnd: out = a && b; break;
+    case BO_LOr: out = a || b; break;
+    default:
+      return fail(why, "is not a compile-time constant", loc);
+    }
+    if (overflow)
+      return fail(why, "overflows 64 bits", loc);
+    if (!fitsType(out, bo->getType(), ctx_))
+      return fail(why, "overflows its type", loc);
+    return Value{out, nullptr};
+  }
+  if (const auto *co = dyn_cast<ConditionalOperator>(e)) {
+    std::optional<Value> c = eval(co->getCond(), at, why, depth + 1);
+    if (!c)
+      return c;
+    if (c->base)
+      return fail(why, "tests an address", loc);
+    return eval(c->k ? co->getTrueExpr() : co->getFalseExpr(), at, why, depth + 1);
+  }
+  if (const auto *call = dyn_cast<CallExpr>(e)) {
+    std::string name;
+    if (const FunctionDecl *fd = call->getDirectCallee())
+      name = fd->getNameAsString();
+    if ((name == "MPI_Aint_diff" || name == "MPI_Aint_add") && call->getNumArgs() == 2) {
+      std::optional<Value> a = eval(call->getArg(0), at, why, depth + 1);
+      if (!a)
+        return a;
+      std::optional<Value> b = eval(call->getArg(1), at, why, depth + 1);
+      if (!b)
+        return b;
+      if (name == "MPI_Aint_diff") {
+        if (a->base != b->base)
+          return fail(why, "subtracts addresses of different objects", loc);
+        return Value{a->k - b->k, nullptr};
+      }
+      if (a->base && b->base)
+        return fail(why, "adds two addresses", loc);
+      return Value{a->k + b->k, a->base ? a->base : b->base};
+    }
+    if (name.empty())
+      return fail(why, "depends on an indirect call", loc);
+    return fail(why, "depends on a call to '" + name + "'", loc);
+  }
+  if (isa<UnaryExprOrTypeTraitExpr>(e))
+    return fail(why, "is the size of a variable-length array", loc);
+  return fail(why, "is not a compile-time constant", loc);
+}
+
+std::optional<Value> Evaluator::readVariable(const VarDecl *vd, std::optional<int64_t> element,
+                                             Point at, SourceLocation useLoc, Unresolved &why,
+                                             int depth) {
+  std::string name = slotName(vd, element);
+  if (isa<ParmVarDecl>(vd))
+    return fail(why,
+                "depends on '" + vd->getNameAsString() + "', a parameter of '" +
+                    functionName(vd->getDeclContext()) + "'",
+                useLoc);
+  if (!vd->hasLocalStorage()) {
+    // Constant globals with a visible initializer (the folder took the scalar ones).
+    if (vd->getType().isConstQualified() && vd->getInit()) {
+      const Expr *init = vd->getInit()->IgnoreImplicit();
+      if (element) {
+        if (const auto *il = dyn_cast<InitListExpr>(init)) {
+          if (*element < 0)
+            return fail(why, "reads '" + name + "' before the start of the array", useLoc);
+          if (static_cast<uint64_t>(*element) < il->getNumInits())
+            return eval(il->getInit(static_cast<unsigned>(*element)), at, why, depth + 1);
+          if (const auto *cat = ctx_.getAsConstantArrayType(vd->getType());
+              cat && static_cast<uint64_t>(*element) < cat->getSize().getZExtValue())
+            return Value{0, nullptr};
+          return fail(why, "reads '" + name + "' past the end of the array", useLoc);
+        }
+      }
+    }
+    return fail(why,
+                "depends on '" + vd->getNameAsString() + "', " +
+                    (vd->isStaticLocal() ? "a static variable" : "a global variable"),
+                useLoc);
+  }
+  return readSlot(vd, element, at, useLoc, why, depth);
+}
+
+std::optional<SlotDefinition> Evaluator::slotDefinition(const VarDecl *var,
+                                                        std::optional<int64_t> element, Point at,
+                                                        Unresolved &why) {
+  Unresolved inner;
+  const VarEvent *def = flow_.reachingDefinition(var, element, at.pos, at.loc, inner);
+  if (!def) {
+    why = {"'" + slotName(var, element) + "' " + inner.reason, inner.loc};
+    return std::nullopt;
+  }
+  std::optional<CfgPos> pos = flow_.eventPosition(*def, var);
+  if (!pos) {
+    why = {"'" + slotName(var, element) + "' is defined in code the tool cannot place", def->loc};
+    return std::nullopt;
+  }
+  SlotDefinition out{def, Point{*pos, def->loc}, def->value};
+  if (def->kind == VarEvent::Init && element) {
+    const Expr *init = def->value->IgnoreImplicit();
+    const auto *il = dyn_cast<InitListExpr>(init);
+    if (!il) {
+      why = {"'" + var->getNameAsString() + "' has an initializer the tool cannot read", def->loc};
+      return std::nullopt;
+    }
+    if (*element < 0) {
+      why = {"'" + slotName(var, element) + "' is before the start of the array", at.loc};
+      return std::nullopt;
+    }
+    if (static_cast<uint64_t>(*element) < il->getNumInits()) {
+      out.value = il->getInit(static_cast<unsigned>(*element));
+    } else if (const auto *cat = ctx_.getAsConstantArrayType(var->getType());
+               cat && static_cast<uint64_t>(*element) < cat->getSize().getZExtValue()) {
+      out.value = nullptr; // zero-initialized
+    } else {
+      why = {"'" + slotName(var, element) + "' is past the end of the array", at.loc};
+      return std::nullopt;
+    }
+  }
+  return out;
+}
+
+std::optional<Value> Evaluator::readSlot(const VarDecl *vd, std::optional<int64_t> element,
+                                         Point at, SourceLocation useLoc, Unresolved &why,
+                                         int depth) {
+  if (depth > kMaxDepth)
+    return fail(why, "is defined by a chain of definitions too long to follow", useLoc);
+  std::string name = slotName(vd, element);
+  Unresolved inner;
+  std::optional<SlotDefinition> def = slotDefinition(vd, element, at, inner);
+  if (!def) {
+    // "'n' is reassigned on line 40" -> "depends on 'n', which is reassigned on line 40"
+    std::string r = inner.reason;
+    std::string prefix = "'" + name + "' ";
+    if (r.rfind(prefix, 0) == 0)
+      r = "depends on '" + name + "', which " + r.substr(prefix.size());
+    return fail(why, r, inner.loc);
+  }
+  const VarEvent &e = *def->event;
+  switch (e.kind) {
+  case VarEvent::Init:
+  case VarEvent::Assign:
+    if (!def->value)
+      return Value{0, nullptr};
+    return eval(def->value, def->at, why, depth + 1);
+  case VarEvent::CompoundAssign:
+  case VarEvent::IncDec: {
+    std::optional<Value> old = readSlot(vd, element, def->at, e.loc, why, depth + 1);
+    if (!old)
+      return old;
+    Value rhs{1, nullptr};
+    BinaryOperatorKind op = BO_Add;
+    if (e.kind == VarEvent::IncDec) {
+      auto uop = static_cast<UnaryOperatorKind>(e.opcode);
+      op = (uop == UO_PreInc || uop == UO_PostInc) ? BO_Add : BO_Sub;
+    } else {
+      std::optional<Value> r = eval(e.value, def->at, why, depth + 1);
+      if (!r)
+        return r;
+      rhs = *r;
+      op = BinaryOperator::getOpForCompoundAssignment(static_cast<BinaryOperatorKind>(e.opcode));
+    }
+    int64_t out = 0;
+    if (op == BO_Sub && old->base && old->base == rhs.base)
+      return Value{old->k - rhs.k, nullptr};
+    if (rhs.base || (old->base && op != BO_Add && op != BO_Sub))
+      return fail(why, "combines addresses of different objects", e.loc);
+    bool overflow = false;
+    switch (op) {
+    case BO_Add: overflow = __builtin_add_overflow(old->k, rhs.k, &out); break;
+    case BO_Sub: overflow = __builtin_sub_overflow(old->k, rhs.k, &out); break;
+    case BO_Mul: overflow = __builtin_mul_overflow(old->k, rhs.k, &out); break;
+    case BO_Div:
+      if (rhs.k == 0)
+        return fail(why, "divides by zero", e.loc);
+      out = old->k / rhs.k;
+      break;
+    default:
+      return fail(why, "depends on '" + name + "', which is modified on " +
+                           lineOf(e.loc, ctx_.getSourceManager()),
+                  e.loc);
+    }
+    if (overflow)
+      return fail(why, "overflows 64 bits", e.loc);
+    return Value{out, old->base};
+  }
+  case VarEvent::GetAddressOut:
+    return eval(e.value, def->at, why, depth + 1);
+  default:
+    return fail(why, "depends on '" + name + "', which is not an integer", e.loc);
+  }
+}
+
+std::optional<Value> Evaluator::addressOf(const Expr *lv, Point at, Unresolved &why, int depth) {
+  lv = lv->IgnoreParens();
+  SourceLocation loc = lv->getBeginLoc();
+  if (const auto *d = dyn_cast<DeclRefExpr>(lv)) {
+    if (const auto *vd = dyn_cast<VarDecl>(d->getDecl()); vd && !vd->getType()->isReferenceType())
+      return Value{0, vd};
+    return fail(why, "is the address of a reference", loc);
+  }
+  if (const auto *me = dyn_cast<MemberExpr>(lv)) {
+    if (me->isArrow())
+      return fail(why, "is an address reached through a pointer", loc);
+    const auto *field = dyn_cast<FieldDecl>(me->getMemberDecl());
+    if (!field || field->isBitField() || field->getParent()->isInvalidDecl())
+      return fail(why, "is the address of a member the tool cannot place", loc);
+    std::optional<Value> base = addressOf(me->getBase(), at, why, depth + 1);
+    if (!base)
+      return base;
+    const ASTRecordLayout &layout = ctx_.getASTRecordLayout(field->getParent());
+    int64_t off =
+        ctx_.toCharUnitsFromBits(layout.getFieldOffset(field->getFieldIndex())).getQuantity();
+    return Value{base->k + off, base->base};
+  }
+  if (const auto *ase = dyn_cast<ArraySubscriptExpr>(lv)) {
+    const Expr *base = ase->getBase()->IgnoreParens();
+    const auto *decay = dyn_cast<ImplicitCastExpr>(base);
+    if (!decay || decay->getCastKind() != CK_ArrayToPointerDecay)
+      return fail(why, "is an address reached through a pointer", loc);
+    std::optional<Value> b = addressOf(decay->getSubExpr(), at, why, depth + 1);
+    if (!b)
+      return b;
+    std::optional<Value> idx = eval(ase->getIdx(), at, why, depth + 1);
+    if (!idx)
+      return idx;
+    if (idx->base)
+      return fail(why, "uses an address as an index", loc);
+    int64_t elem = ctx_.getTypeSizeInChars(ase->getType()).getQuantity();
+    int64_t off = 0;
+    if (__builtin_mul_overflow(idx->k, elem, &off) || __builtin_add_overflow(off, b->k, &off))
+      return fail(why, "overflows 64 bits", loc);
+    return Value{off, b->base};
+  }
+  return fail(why, "is an address the tool cannot follow", loc);
+}
+
+std::optional<int64_t> Evaluator::evalElement(const Expr *array, int64_t i, Point at,
+                                              Unresolved &why) {
+  const Expr *a = array->IgnoreParenImpCasts();
+  int64_t shift = 0;
+  if (const auto *uo = dyn_cast<UnaryOperator>(a); uo && uo->getOpcode() == UO_AddrOf) {
+    if (const auto *ase = dyn_cast<ArraySubscriptExpr>(uo->getSubExpr()->IgnoreParens())) {
+      std::optional<int64_t> j = evalInt(ase->getIdx(), at, why);
+      if (!j)
+        return j;
+      shift = *j;
+      a = ase->getBase()->IgnoreParenImpCasts();
+    }
+  }
+  if (const auto *cl = dyn_cast<CompoundLiteralExpr>(a)) {
+    if (const auto *il = dyn_cast<InitListExpr>(cl->getInitializer()); il && i >= 0) {
+      if (static_cast<uint64_t>(i) < il->getNumInits())
+        return evalInt(il->getInit(static_cast<unsigned>(i)), at, why);
+      return 0;
+    }
+  }
+  if (const auto *d = dyn_cast<DeclRefExpr>(a)) {
+    if (const auto *vd = dyn_cast<VarDecl>(d->getDecl())) {
+      if (!vd->getType()->isArrayType()) {
+        why = {"is the pointer '" + vd->getNameAsString() + "', not an array the tool can read",
+               a->getBeginLoc()};
+        return std::nullopt;
+      }
+      std::optional<Value> v = readVariable(vd, i + shift, at, a->getBeginLoc(), why, 0);
+      if (!v)
+        return std::nullopt;
+      if (v->base) {
+        why = {"is an address, not a difference of addresses", a->getBeginLoc()};
+        return std::nullopt;
+      }
+      return v->k;
+    }
+  }
+  why = {"is not a local or constant array", a->getBeginLoc()};
+  return std::nullopt;
+}
+
+std::optional<SlotDefinition> Evaluator::elementDefinition(const Expr *array, int64_t i,
+                                                           Point at, Unresolved &why) {
+  const Expr *a = array->IgnoreParenImpCasts();
+  if (const auto *cl = dyn_cast<CompoundLiteralExpr>(a)) {
+    if (const auto *il = dyn_cast<InitListExpr>(cl->getInitializer());
+        il && i >= 0 && static_cast<uint64_t>(i) < il->getNumInits()) {
+      SlotDefinition out;
+      out.at = at;
+      out.value = il->getInit(static_cast<unsigned>(i));
+      return out;
+    }
+  }
+  if (const auto *d = dyn_cast<DeclRefExpr>(a))
+    if (const auto *vd = dyn_cast<VarDecl>(d->getDecl()); vd && vd->getType()->isArrayType()) {
+      if (isa<ParmVarDecl>(vd) || !vd->hasLocalStorage()) {
+        if (!vd->hasLocalStorage() && vd->getType().isConstQualified() && vd->getInit())
+          if (const auto *il = dyn_cast<InitListExpr>(vd->getInit()->IgnoreImplicit());
+              il && i >= 0 && static_cast<uint64_t>(i) < il->getNumInits()) {
+            SlotDefinition out;
+            out.at = at;
+            out.value = il->getInit(static_cast<unsigned>(i));
+            return out;
+          }
+        why = {"is the array '" + vd->getNameAsString() + "', which is not local",
+               a->getBeginLoc()};
+        return std::nullopt;
+      }
+      return slotDefinition(vd, i, at, why);
+    }
+  why = {"is not a local or constant array", a->getBeginLoc()};
+  return std::nullopt;
+}
+
+} // namespace tempi::frontend

@@ -1,0 +1,86 @@
+/// \file
+/// Compile-time evaluation of the integer arguments of datatype constructors.
+///
+/// Evaluates an expression as it stands just before a point of a function: Clang's constant
+/// folder first (literals, macros, enums, sizeof, offsetof, const/constexpr variables), then, for
+/// what the folder refuses, local variables and elements of local arrays through their one
+/// proven definition (FunctionFlow), arithmetic with overflow checks, and addresses of members of
+/// one local object (MPI_Get_address, MPI_Aint_diff, MPI_Aint_add) whose differences are
+/// constants. Anything else is refused with the root cause: "depends on 'argc', a parameter of
+/// 'main'", "depends on 'n', which is reassigned on line 40", "depends on a call to 'atoi'".
+#pragma once
+
+#include "tool/clang/Flow.h"
+
+#include "clang/AST/ASTContext.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tempi::frontend {
+
+/// A point of a function: evaluation happens just before it.
+struct Point {
+  CfgPos pos;
+  clang::SourceLocation loc;
+};
+
+/// An integer, or the address of `base` plus k bytes.
+struct Value {
+  int64_t k = 0;
+  const clang::ValueDecl *base = nullptr;
+};
+
+/// The definition that holds one variable (or array element) at a point.
+struct SlotDefinition {
+  const VarEvent *event = nullptr;
+  Point at;                          ///< where the definition happens
+  const clang::Expr *value = nullptr; ///< Init/Assign: the value (the element of an init list)
+};
+
+class Evaluator {
+public:
+  Evaluator(clang::ASTContext &ctx, const FunctionFlow &flow) : ctx_(ctx), flow_(flow) {}
+
+  /// The integer value of e just before `at`; on failure `why.reason` completes "<argument> ...".
+  std::optional<int64_t> evalInt(const clang::Expr *e, Point at, Unresolved &why);
+  /// Element i of an array argument (a local array, a constant array, &a[j], a compound literal).
+  std::optional<int64_t> evalElement(const clang::Expr *array, int64_t i, Point at,
+                                     Unresolved &why);
+  /// The definition of element i of an array argument (for arrays of datatypes or of spelled
+  /// constants).
+  std::optional<SlotDefinition> elementDefinition(const clang::Expr *array, int64_t i, Point at,
+                                                  Unresolved &why);
+  /// The definition of a local variable (or one of its elements) at a point.
+  std::optional<SlotDefinition> slotDefinition(const clang::VarDecl *var,
+                                               std::optional<int64_t> element, Point at,
+                                               Unresolved &why);
+
+  /// The names an expression spells, innermost first: macro names of its expansion and the
+  /// name of the declaration it refers to ("MPI_ORDER_C", "MPI_DOUBLE").
+  std::vector<std::string> spellings(const clang::Expr *e) const;
+  /// Display name of a variable or one of its elements: "sizes[1]".
+  static std::string slotName(const clang::VarDecl *var, std::optional<int64_t> element);
+
+  clang::ASTContext &context() { return ctx_; }
+  const FunctionFlow &flow() const { return flow_; }
+  /// The point of a statement of this function.
+  std::optional<Point> pointOf(const clang::Stmt *s) const;
+
+private:
+  std::optional<Value> eval(const clang::Expr *e, Point at, Unresolved &why, int depth);
+  std::optional<Value> addressOf(const clang::Expr *lvalue, Point at, Unresolved &why, int depth);
+  std::optional<Value> readSlot(const clang::VarDecl *var, std::optional<int64_t> element,
+                                Point at, clang::SourceLocation useLoc, Unresolved &why,
+                                int depth);
+  std::optional<Value> readVariable(const clang::VarDecl *var, std::optional<int64_t> element,
+                                    Point at, clang::SourceLocation useLoc, Unresolved &why,
+                                    int depth);
+
+  clang::ASTContext &ctx_;
+  const FunctionFlow &flow_;
+};
+
+} // namespace tempi::frontend

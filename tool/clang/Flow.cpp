@@ -1,0 +1,416 @@
+/// \file
+/// FunctionFlow: classification of every reference to a local variable, and reachability on the
+/// CFG (see Flow.h for the rules). Conservative: a reference it does not understand is an escape.
+#include "tool/clang/Flow.h"
+
+#include "tool/clang/MpiNames.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+
+#include <algorithm>
+#include <set>
+
+using namespace clang;
+
+namespace tempi::frontend {
+
+std::string lineOf(SourceLocation loc, const SourceManager &sm) {
+  return "line " + std::to_string(sm.getExpansionLineNumber(loc));
+}
+
+namespace {
+
+const Stmt *skipUp(const ParentMap &pm, const Stmt *s, const Stmt *&child) {
+  const Stmt *p = pm.getParent(s);
+  child = s;
+  while (p) {
+    if (isa<ParenExpr>(p)) {
+      child = p;
+      p = pm.getParent(p);
+      continue;
+    }
+    if (auto *ice = dyn_cast<ImplicitCastExpr>(p);
+        ice && (ice->getCastKind() == CK_NoOp || ice->getCastKind() == CK_BitCast)) {
+      child = p;
+      p = pm.getParent(p);
+      continue;
+    }
+    break;
+  }
+  return p;
+}
+
+std::string calleeName(const CallExpr *c) {
+  if (const FunctionDecl *fd = c->getDirectCallee())
+    if (fd->getIdentifier())
+      return fd->getName().str();
+  return "";
+}
+
+int argIndex(const CallExpr *c, const Stmt *arg) {
+  for (unsigned i = 0; i < c->getNumArgs(); ++i)
+    if (c->getArg(i) == arg)
+      return static_cast<int>(i);
+  return -1;
+}
+
+/// Whether passing an argument to parameter i of the call can change the pointee.
+bool paramIsConstPointer(const CallExpr *c, int i) {
+  const FunctionDecl *fd = c->getDirectCallee();
+  if (!fd || i < 0 || static_cast<unsigned>(i) >= fd->getNumParams())
+    return false; // variadic or indirect: may write
+  QualType t = fd->getParamDecl(i)->getType();
+  if (const auto *pt = t->getAs<PointerType>())
+    return pt->getPointeeType().isConstQualified();
+  if (const auto *rt = t->getAs<ReferenceType>())
+    return rt->getPointeeType().isConstQualified();
+  return !t->isPointerType() && !t->isReferenceType();
+}
+
+class Classifier : public RecursiveASTVisitor<Classifier> {
+public:
+  Classifier(ASTContext &ctx, const ParentMap &pm,
+             std::map<const VarDecl *, std::vector<VarEvent>> &events,
+             std::map<const VarDecl *, const DeclStmt *> &declStmts)
+      : ctx_(ctx), pm_(pm), events_(events), declStmts_(declStmts) {}
+
+  bool VisitDeclStmt(DeclStmt *ds) {
+    for (Decl *d : ds->decls())
+      if (auto *vd = dyn_cast<VarDecl>(d); vd && vd->hasLocalStorage()) {
+        declStmts_[vd] = ds;
+        if (vd->getType()->isReferenceType())
+          continue;
+        if (const Expr *init = vd->getInit()) {
+          VarEvent e;
+          e.kind = VarEvent::Init;
+          e.stmt = ds;
+          e.value = init;
+          e.loc = vd->getLocation();
+          events_[vd].push_back(e);
+        }
+      }
+    return true;
+  }
+
+  bool VisitDeclRefExpr(DeclRefExpr *d) {
+    auto *vd = dyn_cast<VarDecl>(d->getDecl());
+    if (!vd || !vd->hasLocalStorage())
+      return true;
+    VarEvent e;
+    e.loc = d->getLocation();
+    if (d->refersToEnclosingVariableOrCapture()) {
+      e.kind = VarEvent::Escape;
+      e.what = "is captured by a lambda or block";
+      events_[vd].push_back(e);
+      return true;
+    }
+    classify(d, vd, e);
+    return true;
+  }
+
+private:
+  void escape(const VarDecl *vd, VarEvent e, std::string what) {
+    e.kind = VarEvent::Escape;
+    e.what = std::move(what);
+    events_[vd].push_back(e);
+  }
+
+  void classify(const DeclRefExpr *d, const VarDecl *vd, VarEvent e) {
+    const Stmt *node = nullptr;
+    const Stmt *p = skipUp(pm_, d, node);
+    if (!p)
+      return;
+    // Arrays: a[k] names element k; a bare decayed array is a pointer to every element.
+    if (auto *ice = dyn_cast<ImplicitCastExpr>(p); ice && ice->getCastKind() == CK_ArrayToPointerDecay) {
+      const Stmt *child = nullptr;
+      const Stmt *pp = skipUp(pm_, ice, child);
+      if (auto *ase = dyn_cast_or_null<ArraySubscriptExpr>(pp); ase && ase->getBase() == child) {
+        Expr::EvalResult r;
+        if (!ase->getIdx()->isValueDependent() && ase->getIdx()->EvaluateAsInt(r, ctx_))
+          e.element = r.Val.getInt().getExtValue();
+        else
+          e.anyElement = true;
+        p = skipUp(pm_, ase, node);
+        if (!p)
+          return;
+      } else {
+        if (auto *call = dyn_cast_or_null<CallExpr>(pp)) {
+          int i = argIndex(call, child);
+          if (i >= 0 && paramIsConstPointer(call, i))
+            return; // read through a const pointer
+          escape(vd, e, "is passed to '" + calleeName(call) + "'");
+          return;
+        }
+        if (isa_and_nonnull<UnaryExprOrTypeTraitExpr>(pp))
+          return;
+        escape(vd, e, "decays to a pointer");
+        return;
+      }
+    }
+    if (auto *ice = dyn_cast<ImplicitCastExpr>(p); ice && ice->getCastKind() == CK_LValueToRValue)
+      return; // a read
+    if (isa<UnaryExprOrTypeTraitExpr>(p) || isa<MemberExpr>(p))
+      return; // sizeof, or the base of s.field
+    if (auto *bo = dyn_cast<BinaryOperator>(p)) {
+      if (bo->isAssignmentOp() && bo->getLHS() == node) {
+        e.kind = bo->getOpcode() == BO_Assign ? VarEvent::Assign : VarEvent::CompoundAssign;
+        e.stmt = bo;
+        e.value = bo->getRHS();
+        e.opcode = bo->getOpcode();
+        events_[vd].push_back(e);
+        return;
+      }
+      if (!bo->isAssignmentOp())
+        return; // comma, ...
+    }
+    if (auto *uo = dyn_cast<UnaryOperator>(p)) {
+      if (uo->isIncrementDecrementOp()) {
+        e.kind = VarEvent::IncDec;
+        e.stmt = uo;
+        e.opcode = uo->getOpcode();
+        events_[vd].push_back(e);
+        return;
+      }
+      if (uo->getOpcode() == UO_AddrOf) {
+        addressTaken(vd, uo, e);
+        return;
+      }
+    }
+    if (auto *call = dyn_cast<CallExpr>(p)) {
+      int i = argIndex(call, node);
+      if (i >= 0 && paramIsConstPointer(call, i))
+        return;
+      escape(vd, e, "is passed by reference to '" + calleeName(call) + "'");
+      return;
+    }
+    escape(vd, e, "is used as an lvalue");
+  }
+
+  void addressTaken(const VarDecl *vd, const UnaryOperator *addr, VarEvent e) {
+    const Stmt *child = nullptr;
+    const Stmt *q = skipUp(pm_, addr, child);
+    // Explicit casts of the address ((void *)&x) keep it an address.
+    while (q && isa<CastExpr>(q)) {
+      child = q;
+      q = skipUp(pm_, q, child);
+    }
+    auto *call = dyn_cast_or_null<CallExpr>(q);
+    if (!call) {
+      escape(vd, e, "has its address taken");
+      return;
+    }
+    int i = argIndex(call, child);
+    std::string name = calleeName(call);
+    if (const ConstructorSpec *spec = findConstructor(name)) {
+      if (i >= 0 && static_cast<size_t>(i) < spec->args.size() &&
+          spec->args[i].role == ArgRole::NewType) {
+        e.kind = VarEvent::ConstructorOut;
+        e.stmt = call;
+        e.call = call;
+        events_[vd].push_back(e);
+        return;
+      }
+    }
+    switch (findTypeManagement(name)) {
+    case TypeManagement::Commit:
+      return;
+    case TypeManagement::Free:
+      e.kind = VarEvent::Free;
+      e.stmt = call;
+      e.call = call;
+      events_[vd].push_back(e);
+      return;
+    case TypeManagement::None:
+      break;
+    }
+    if (name == "MPI_Get_address" && call->getNumArgs() == 2) {
+      if (i == 1) {
+        e.kind = VarEvent::GetAddressOut;
+        e.stmt = call;
+        e.call = call;
+        e.value = call->getArg(0);
+        events_[vd].push_back(e);
+        return;
+      }
+      if (i == 0)
+        return; // only the address is read
+    }
+    if (i >= 0 && paramIsConstPointer(call, i))
+      return;
+    escape(vd, e, "has its address passed to '" + name + "'");
+  }
+
+  ASTContext &ctx_;
+  const ParentMap &pm_;
+  std::map<const VarDecl *, std::vector<VarEvent>> &events_;
+  std::map<const VarDecl *, const DeclStmt *> &declStmts_;
+};
+
+} // namespace
+
+std::unique_ptr<FunctionFlow> FunctionFlow::build(const Decl *fn, ASTContext &ctx) {
+  auto flow = std::unique_ptr<FunctionFlow>(new FunctionFlow());
+  flow->fn_ = fn;
+  flow->ctx_ = &ctx;
+  Stmt *body = fn->getBody();
+  if (!body)
+    return flow;
+  CFG::BuildOptions opts;
+  opts.setAllAlwaysAdd();
+  flow->cfg_ = CFG::buildCFG(fn, body, &ctx, opts);
+  if (flow->cfg_) {
+    for (const CFGBlock *b : *flow->cfg_) {
+      unsigned i = 0;
+      for (const CFGElement &el : *b) {
+        if (auto cs = el.getAs<CFGStmt>()) {
+          const Stmt *s = cs->getStmt();
+          flow->pos_.emplace(s, CfgPos{b, i});
+          if (auto *ds = dyn_cast<DeclStmt>(s))
+            for (const Decl *d : ds->decls())
+              if (auto *vd = dyn_cast<VarDecl>(d))
+                flow->declPos_.emplace(vd, CfgPos{b, i});
+        }
+        ++i;
+      }
+    }
+  }
+  flow->classify(ctx);
+  return flow;
+}
+
+void FunctionFlow::classify(ASTContext &ctx) {
+  ParentMap pm(fn_->getBody());
+  std::map<const VarDecl *, const DeclStmt *> declStmts;
+  Classifier c(ctx, pm, events_, declStmts);
+  c.TraverseStmt(fn_->getBody());
+}
+
+std::optional<CfgPos> FunctionFlow::position(const Stmt *s) const {
+  if (auto it = pos_.find(s); it != pos_.end())
+    return it->second;
+  return std::nullopt;
+}
+
+std::optional<CfgPos> FunctionFlow::eventPosition(const VarEvent &e, const VarDecl *var) const {
+  if (e.kind == VarEvent::Init) {
+    if (auto it = declPos_.find(var); it != declPos_.end())
+      return it->second;
+    return std::nullopt;
+  }
+  return position(e.stmt);
+}
+
+std::vector<const VarEvent *> FunctionFlow::eventsFor(const VarDecl *var,
+                                                      std::optional<int64_t> element) const {
+  std::vector<const VarEvent *> out;
+  auto it = events_.find(var);
+  if (it == events_.end())
+    return out;
+  for (const VarEvent &e : it->second)
+    if (!element || !e.element || e.element == element || e.anyElement)
+      out.push_back(&e);
+  return out;
+}
+
+bool FunctionFlow::reaches(std::optional<CfgPos> from, CfgPos to,
+                           const std::vector<CfgPos> &kills) const {
+  std::map<const CFGBlock *, std::vector<unsigned>> killsIn;
+  for (const CfgPos &k : kills)
+    killsIn[k.block].push_back(k.index);
+  std::set<const CFGBlock *> seen;
+  std::vector<std::pair<const CFGBlock *, unsigned>> work;
+  if (from)
+    work.push_back({from->block, from->index + 1});
+  else
+    work.push_back({&cfg_->getEntry(), 0});
+  while (!work.empty()) {
+    auto [b, start] = work.back();
+    work.pop_back();
+    const std::vector<unsigned> &ks = killsIn[b];
+    unsigned firstKill = ~0u;
+    for (unsigned k : ks)
+      if (k >= start)
+        firstKill = std::min(firstKill, k);
+    if (b == to.block && to.index >= start && firstKill >= to.index)
+      return true;
+    if (firstKill != ~0u)
+      continue;
+    for (const CFGBlock::AdjacentBlock &succ : b->succs()) {
+      const CFGBlock *s = succ.getReachableBlock();
+      if (s && seen.insert(s).second)
+        work.push_back({s, 0});
+    }
+  }
+  return false;
+}
+
+const VarEvent *FunctionFlow::reachingDefinition(const VarDecl *var,
+                                                 std::optional<int64_t> element, CfgPos atPos,
+                                                 SourceLocation atLoc, Unresolved &why) const {
+  const SourceManager &sm = ctx_->getSourceManager();
+  std::vector<const VarEvent *> evs = eventsFor(var, element);
+  for (const VarEvent *e : evs)
+    if (e->kind == VarEvent::Escape) {
+      why = {e->what + " on " + lineOf(e->loc, sm), e->loc};
+      return nullptr;
+    }
+  if (!cfg_) {
+    why = {"is used in a function whose control flow cannot be analysed", atLoc};
+    return nullptr;
+  }
+  struct Placed {
+    const VarEvent *e;
+    CfgPos pos;
+  };
+  std::vector<Placed> defs, frees;
+  for (const VarEvent *e : evs) {
+    std::optional<CfgPos> p = eventPosition(*e, var);
+    if (!p)
+      continue; // unreachable code cannot define anything
+    (e->kind == VarEvent::Free ? frees : defs).push_back({e, *p});
+  }
+  std::vector<CfgPos> killPos;
+  for (const Placed &d : defs)
+    killPos.push_back(d.pos);
+  std::vector<const VarEvent *> reaching;
+  for (const Placed &d : defs)
+    if (reaches(d.pos, atPos, killPos))
+      reaching.push_back(d.e);
+  std::sort(reaching.begin(), reaching.end(), [&](const VarEvent *a, const VarEvent *b) {
+    return sm.isBeforeInTranslationUnit(a->loc, b->loc);
+  });
+  for (const VarEvent *e : reaching)
+    if (e->anyElement) {
+      why = {"is written through a non-constant index on " + lineOf(e->loc, sm),
+             e->loc};
+      return nullptr;
+    }
+  if (reaching.size() > 1) {
+    why = {"is reassigned on " + lineOf(reaching[1]->loc, sm), reaching[1]->loc};
+    return nullptr;
+  }
+  if (reaching.empty()) {
+    why = {"is not defined before this use", atLoc};
+    return nullptr;
+  }
+  const VarEvent *def = reaching.front();
+  CfgPos defPos{};
+  for (const Placed &d : defs)
+    if (d.e == def)
+      defPos = d.pos;
+  if (reaches(std::nullopt, atPos, {defPos})) {
+    why = {"is not defined on every path to this use", def->loc};
+    return nullptr;
+  }
+  for (const Placed &f : frees)
+    if (reaches(f.pos, atPos, killPos)) {
+      why = {"is freed on " + lineOf(f.e->loc, sm) + " before this use", f.e->loc};
+      return nullptr;
+    }
+  return def;
+}
+
+} // namespace tempi::frontend

@@ -1,0 +1,103 @@
+/// \file
+/// Def-use facts of one function body, on Clang's CFG: what the resolver needs to prove that a
+/// variable (or one element of a local array) holds exactly one value at a statement.
+///
+/// Every reference to a local variable is classified once (FunctionFlow::build) as a read, a
+/// definition (initializer, assignment, compound assignment, ++/--, the output argument of an MPI
+/// datatype constructor or of MPI_Get_address), a free (MPI_Type_free), or an escape (address or
+/// reference taken anywhere else, captured by a lambda, passed to a non-const pointer parameter,
+/// written through a non-constant index). reachingDefinition() then answers, for one variable at
+/// one statement, which single definition holds there, or why none can be proven:
+///   - an escape anywhere in the function refuses (the value can change behind the tool's back);
+///   - exactly one definition may reach the statement on some CFG path, and it must dominate it
+///     (no path from the entry reaches the statement without passing it);
+///   - a free that reaches the statement refuses.
+/// Functions whose CFG Clang cannot build refuse everything.
+#pragma once
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+#include "clang/Analysis/CFG.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tempi::frontend {
+
+/// Why something could not be proven, and where (a remark's text and location).
+struct Unresolved {
+  std::string reason;
+  clang::SourceLocation loc;
+};
+
+/// A position in the CFG: element `index` of `block`.
+struct CfgPos {
+  const clang::CFGBlock *block = nullptr;
+  unsigned index = 0;
+};
+
+struct VarEvent {
+  enum Kind {
+    Init,           ///< the variable's initializer (value = init expression)
+    Assign,         ///< x = value
+    CompoundAssign, ///< x op= value (op in opcode)
+    IncDec,         ///< ++x, x--, ... (opcode)
+    ConstructorOut, ///< &x as the output argument of an MPI datatype constructor (call)
+    GetAddressOut,  ///< &x as the output of MPI_Get_address (value = the address argument)
+    Free,           ///< MPI_Type_free(&x)
+    Escape,         ///< anything that lets the value change unseen (what says how)
+  };
+  Kind kind = Init;
+  const clang::Stmt *stmt = nullptr; ///< the CFG statement (call, operator, DeclStmt)
+  const clang::Expr *value = nullptr;
+  const clang::CallExpr *call = nullptr;
+  int opcode = 0;                   ///< BinaryOperatorKind / UnaryOperatorKind
+  std::optional<int64_t> element;   ///< the element for a[k] (constant k); none = whole variable
+  bool anyElement = false;          ///< a[i] with a non-constant i: may be any element
+  clang::SourceLocation loc;
+  std::string what;                 ///< Escape: "its address is passed to 'f'", ...
+};
+
+class FunctionFlow {
+public:
+  /// Builds the CFG and classifies every reference to a local variable of `fn`'s body.
+  static std::unique_ptr<FunctionFlow> build(const clang::Decl *fn, clang::ASTContext &ctx);
+
+  bool hasCfg() const { return cfg_ != nullptr; }
+  /// The CFG position of a statement (a call, an operator, a DeclStmt), if it is in the CFG.
+  std::optional<CfgPos> position(const clang::Stmt *s) const;
+  /// The events of `var` that concern element `element` (none: the whole variable).
+  std::vector<const VarEvent *> eventsFor(const clang::VarDecl *var,
+                                          std::optional<int64_t> element) const;
+
+  /// The one definition of var (or of its element) that holds at `at`, or why there is none:
+  /// `why.reason` is a predicate to put after the variable's name ("is reassigned on line 40").
+  const VarEvent *reachingDefinition(const clang::VarDecl *var, std::optional<int64_t> element,
+                                     CfgPos at, clang::SourceLocation atLoc,
+                                     Unresolved &why) const;
+  /// Where an event of `var` happens (its initializer: the declaration), if in the CFG.
+  std::optional<CfgPos> eventPosition(const VarEvent &e, const clang::VarDecl *var) const;
+
+  const clang::Decl *function() const { return fn_; }
+
+private:
+  bool reaches(std::optional<CfgPos> from, CfgPos to, const std::vector<CfgPos> &kills) const;
+  void classify(clang::ASTContext &ctx);
+
+  const clang::Decl *fn_ = nullptr;
+  clang::ASTContext *ctx_ = nullptr;
+  std::unique_ptr<clang::CFG> cfg_;
+  std::map<const clang::Stmt *, CfgPos> pos_;
+  std::map<const clang::VarDecl *, CfgPos> declPos_;
+  std::map<const clang::VarDecl *, std::vector<VarEvent>> events_;
+};
+
+/// "line 40" for a location (the expansion line in the main file).
+std::string lineOf(clang::SourceLocation loc, const clang::SourceManager &sm);
+
+} // namespace tempi::frontend

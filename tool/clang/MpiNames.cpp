@@ -1,0 +1,153 @@
+/// \file
+/// The tables behind MpiNames.h: argument roles of every datatype constructor of MPI-4.1 (and the
+/// deprecated MPI-1 names), and the communication calls the rewriter knows.
+#include "tool/clang/MpiNames.h"
+
+#include <string>
+
+namespace tempi::frontend {
+namespace {
+
+using R = ArgRole;
+
+std::vector<ConstructorSpec> makeConstructors() {
+  std::vector<ConstructorSpec> base = {
+      {"MPI_Type_dup", Combiner::Dup, {{"oldtype", R::OldType}, {"newtype", R::NewType}}},
+      {"MPI_Type_contiguous", Combiner::Contiguous,
+       {{"count", R::Int}, {"oldtype", R::OldType}, {"newtype", R::NewType}}},
+      {"MPI_Type_vector", Combiner::Vector,
+       {{"count", R::Int}, {"blocklength", R::Int}, {"stride", R::Int}, {"oldtype", R::OldType},
+        {"newtype", R::NewType}}},
+      {"MPI_Type_create_hvector", Combiner::Hvector,
+       {{"count", R::Int}, {"blocklength", R::Int}, {"stride", R::Aint}, {"oldtype", R::OldType},
+        {"newtype", R::NewType}}},
+      {"MPI_Type_indexed", Combiner::Indexed,
+       {{"count", R::Int}, {"array_of_blocklengths", R::IntArray, 0},
+        {"array_of_displacements", R::IntArray, 0}, {"oldtype", R::OldType},
+        {"newtype", R::NewType}}},
+      {"MPI_Type_create_hindexed", Combiner::Hindexed,
+       {{"count", R::Int}, {"array_of_blocklengths", R::IntArray, 0},
+        {"array_of_displacements", R::AintArray, 0}, {"oldtype", R::OldType},
+        {"newtype", R::NewType}}},
+      {"MPI_Type_create_indexed_block", Combiner::IndexedBlock,
+       {{"count", R::Int}, {"blocklength", R::Int}, {"array_of_displacements", R::IntArray, 0},
+        {"oldtype", R::OldType}, {"newtype", R::NewType}}},
+      {"MPI_Type_create_hindexed_block", Combiner::HindexedBlock,
+       {{"count", R::Int}, {"blocklength", R::Int}, {"array_of_displacements", R::AintArray, 0},
+        {"oldtype", R::OldType}, {"newtype", R::NewType}}},
+      {"MPI_Type_create_struct", Combiner::Struct,
+       {{"count", R::Int}, {"array_of_blocklengths", R::IntArray, 0},
+        {"array_of_displacements", R::AintArray, 0}, {"array_of_types", R::TypeArray, 0},
+        {"newtype", R::NewType}}},
+      {"MPI_Type_create_subarray", Combiner::Subarray,
+       {{"ndims", R::Int}, {"array_of_sizes", R::IntArray, 0},
+        {"array_of_subsizes", R::IntArray, 0}, {"array_of_starts", R::IntArray, 0},
+        {"order", R::Order}, {"oldtype", R::OldType}, {"newtype", R::NewType}}},
+      {"MPI_Type_create_darray", Combiner::Darray,
+       {{"size", R::Int}, {"rank", R::Int}, {"ndims", R::Int}, {"array_of_gsizes", R::IntArray, 2},
+        {"array_of_distribs", R::DistribArray, 2}, {"array_of_dargs", R::DargArray, 2},
+        {"array_of_psizes", R::IntArray, 2}, {"order", R::Order}, {"oldtype", R::OldType},
+        {"newtype", R::NewType}}},
+      {"MPI_Type_create_resized", Combiner::Resized,
+       {{"oldtype", R::OldType}, {"lb", R::Aint}, {"extent", R::Aint}, {"newtype", R::NewType}}},
+  };
+  std::vector<ConstructorSpec> all = base;
+  // The MPI-1 names removed in MPI-3: same arguments as their MPI-2 replacements.
+  auto alias = [&](const char *oldName, const char *newName) {
+    for (const ConstructorSpec &c : base)
+      if (std::string_view(c.name) == newName) {
+        ConstructorSpec d = c;
+        d.name = oldName;
+        d.deprecated = true;
+        all.push_back(d);
+      }
+  };
+  alias("MPI_Type_hvector", "MPI_Type_create_hvector");
+  alias("MPI_Type_hindexed", "MPI_Type_create_hindexed");
+  alias("MPI_Type_struct", "MPI_Type_create_struct");
+  // The MPI-4 large-count forms: MPI_Count arguments, same roles.
+  static std::vector<std::string> names; // keeps the `_c` names alive
+  names.reserve(base.size());
+  for (const ConstructorSpec &c : base) {
+    if (c.combiner == Combiner::Dup)
+      continue; // MPI_Type_dup has no `_c` form
+    names.push_back(std::string(c.name) + "_c");
+    ConstructorSpec d = c;
+    d.name = names.back().c_str();
+    d.largeCount = true;
+    all.push_back(d);
+  }
+  return all;
+}
+
+std::vector<CommCallSpec> makeCommCalls() {
+  return {
+      {"MPI_Send", "tempi_Send", {2}},
+      {"MPI_Ssend", "tempi_Ssend", {2}},
+      {"MPI_Rsend", "tempi_Rsend", {2}},
+      {"MPI_Bsend", "tempi_Bsend", {2}},
+      {"MPI_Isend", "tempi_Isend", {2}},
+      {"MPI_Issend", "tempi_Issend", {2}},
+      {"MPI_Recv", "tempi_Recv", {2}},
+      {"MPI_Irecv", "tempi_Irecv", {2}},
+      {"MPI_Sendrecv", "tempi_Sendrecv", {2, 7}},
+      {"MPI_Sendrecv_replace", "tempi_Sendrecv_replace", {2}},
+      {"MPI_Send_init", "tempi_Send_init", {2}},
+      {"MPI_Recv_init", "tempi_Recv_init", {2}},
+      {"MPI_Pack", "tempi_Pack", {2}},
+      {"MPI_Unpack", "tempi_Unpack", {5}},
+      {"MPI_Pack_size", "tempi_Pack_size", {1}},
+      {"MPI_Neighbor_alltoallv", "tempi_Neighbor_alltoallv", {3, 7}},
+      {"MPI_Alltoallv", "tempi_Alltoallv", {3, 7}},
+      {"MPI_Neighbor_alltoallw", "tempi_Neighbor_alltoallw", {3, 7}, true},
+      {"MPI_Alltoallw", "tempi_Alltoallw", {3, 7}, true},
+  };
+}
+
+} // namespace
+
+const std::vector<ConstructorSpec> &allConstructors() {
+  static const std::vector<ConstructorSpec> all = makeConstructors();
+  return all;
+}
+
+const ConstructorSpec *findConstructor(std::string_view name) {
+  if (name.substr(0, 9) != "MPI_Type_")
+    return nullptr;
+  for (const ConstructorSpec &c : allConstructors())
+    if (name == c.name)
+      return &c;
+  return nullptr;
+}
+
+TypeManagement findTypeManagement(std::string_view name) {
+  if (name == "MPI_Type_commit")
+    return TypeManagement::Commit;
+  if (name == "MPI_Type_free")
+    return TypeManagement::Free;
+  return TypeManagement::None;
+}
+
+const std::vector<CommCallSpec> &allCommCalls() {
+  static const std::vector<CommCallSpec> all = makeCommCalls();
+  return all;
+}
+
+const CommCallSpec *findCommCall(std::string_view name) {
+  if (name.substr(0, 4) != "MPI_")
+    return nullptr;
+  for (const CommCallSpec &c : allCommCalls())
+    if (name == c.name)
+      return &c;
+  return nullptr;
+}
+
+bool isLargeCountCommCall(std::string_view name) {
+  if (name.size() < 3 || name.substr(name.size() - 2) != "_c")
+    return false;
+  return findCommCall(name.substr(0, name.size() - 2)) != nullptr;
+}
+
+const NamedTypeInfo *findNamedType(std::string_view name) { return lookupNamedType(name); }
+
+} // namespace tempi::frontend

@@ -1,0 +1,73 @@
+/// \file
+/// What the front end knows about MPI functions, by the name the source spells.
+///
+/// Datatype constructors (every MPI-4.1 one, the deprecated MPI-1 names and the `_c` large-count
+/// forms) are described by the roles of their arguments, so that the resolver can evaluate them
+/// and name an argument in a remark ("count", "array_of_sizes[1]"). Communication calls are
+/// described by where their datatype arguments are and which runtime entry point (tempi.h)
+/// replaces them. Recognition is by spelling only: it works with MPICH's and Open MPI's headers
+/// (where MPI_Datatype is an int or a pointer) and with the mock header of the tests.
+#pragma once
+
+#include "passes/TypeExpr.h"
+
+#include <string_view>
+#include <vector>
+
+namespace tempi::frontend {
+
+/// How one argument of a constructor is used.
+enum class ArgRole {
+  Int,        ///< an integer (count, blocklength, stride in elements, ndims, order, ...)
+  Aint,       ///< an address-sized integer (stride or lb/extent in bytes)
+  IntArray,   ///< an array of `count` integers
+  AintArray,  ///< an array of `count` MPI_Aint
+  TypeArray,  ///< an array of `count` datatypes (struct)
+  Order,      ///< MPI_ORDER_C / MPI_ORDER_FORTRAN, read as spelled
+  DistribArray, ///< MPI_DISTRIBUTE_BLOCK / _CYCLIC / _NONE, read as spelled
+  DargArray,  ///< integers or MPI_DISTRIBUTE_DFLT_DARG, read as spelled
+  OldType,    ///< the input datatype
+  NewType,    ///< the output datatype (a pointer)
+};
+
+struct ArgSpec {
+  const char *name; ///< as in the standard: "count", "array_of_blocklengths", ...
+  ArgRole role;
+  int lengthArg = -1; ///< for arrays: the index of the argument that holds the length
+};
+
+struct ConstructorSpec {
+  const char *name;  ///< "MPI_Type_vector"
+  Combiner combiner; ///< Dup for MPI_Type_dup
+  std::vector<ArgSpec> args;
+  bool deprecated = false; ///< an MPI-1 name removed in MPI-3
+  bool largeCount = false; ///< an MPI-4 `_c` form
+};
+
+/// The constructor called `name` (as spelled), or nullptr.
+const ConstructorSpec *findConstructor(std::string_view name);
+const std::vector<ConstructorSpec> &allConstructors();
+
+/// Type-management calls that take a datatype by address without defining a new chain.
+enum class TypeManagement { None, Commit, Free };
+TypeManagement findTypeManagement(std::string_view name);
+
+/// One communication call that the rewriter replaces when its datatype is resolved.
+struct CommCallSpec {
+  const char *name;        ///< "MPI_Sendrecv"
+  const char *tempiName;   ///< "tempi_Sendrecv"
+  std::vector<int> datatypeArgs; ///< argument indices of the datatype(s), one plan each
+  bool datatypeArrays = false;   ///< alltoallw forms: the datatype arguments are arrays
+};
+
+/// The communication call called `name`, or nullptr. `_c` large-count forms are not listed:
+/// tempi.h has no entry points for them (see largeCountCommCall).
+const CommCallSpec *findCommCall(std::string_view name);
+const std::vector<CommCallSpec> &allCommCalls();
+/// True for the `_c` form of a listed communication call ("MPI_Send_c").
+bool isLargeCountCommCall(std::string_view name);
+
+/// The predefined datatype a name spells ("MPI_DOUBLE"), or nullptr (passes/TypeExpr.h).
+const NamedTypeInfo *findNamedType(std::string_view name);
+
+} // namespace tempi::frontend

@@ -1,0 +1,252 @@
+/// \file
+/// RewriteAction: analysis, remarks, Transformer edits and plan insertion for one translation
+/// unit (see RewriteAction.h), and the driver's argument adjusters.
+#include "tool/clang/RewriteAction.h"
+
+#include "tool/clang/Analysis.h"
+#include "tool/clang/RewriteRules.h"
+#include "tool/codegen/KernelGen.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+
+#include <cstdio>
+
+using namespace clang;
+
+namespace tempi::frontend {
+
+void emitRemarks(DiagnosticsEngine &diags, const Analysis &analysis,
+                 const std::vector<SiteEdit> &edits, bool explainRewritten) {
+  unsigned remark = diags.getCustomDiagID(DiagnosticsEngine::Remark, "%0 [-Rtempi]");
+  unsigned note = diags.getCustomDiagID(DiagnosticsEngine::Note, "%0");
+  struct Item {
+    SourceLocation loc;
+    std::string message;
+    SourceLocation noteLoc;
+  };
+  std::vector<Item> items;
+  for (const SiteRemark &r : analysis.remarks)
+    items.push_back({r.loc, r.message, {}});
+  for (const CallSite &s : analysis.sites) {
+    if (!s.siteWhy.reason.empty())
+      items.push_back({s.call->getBeginLoc(),
+                       std::string(s.spec->name) + " is left unchanged: " + s.siteWhy.reason,
+                       {}});
+    for (const DatatypeArg &a : s.args) {
+      if (a.hasPlan() || a.predefined)
+        continue;
+      SourceLocation n = a.why.loc.isValid() && a.why.loc != a.loc ? a.why.loc : SourceLocation();
+      items.push_back({a.loc,
+                       "datatype '" + a.spelling + "' of " + s.spec->name +
+                           " is left to the runtime: " + a.why.reason,
+                       n});
+    }
+  }
+  if (explainRewritten)
+    for (const SiteEdit &e : edits)
+      items.push_back({e.loc, "rewritten: " + e.explanation, {}});
+  const SourceManager &sm = diags.getSourceManager();
+  std::stable_sort(items.begin(), items.end(), [&](const Item &x, const Item &y) {
+    return sm.isBeforeInTranslationUnit(x.loc, y.loc);
+  });
+  for (const Item &i : items) {
+    diags.Report(i.loc, remark) << i.message;
+    if (i.noteLoc.isValid())
+      diags.Report(i.noteLoc, note) << "the reason is here";
+  }
+}
+
+namespace {
+
+std::string quoteForLine(StringRef name) {
+  std::string out = "\"";
+  for (char c : name) {
+    if (c == '"' || c == '\\')
+      out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+class RewriteConsumer : public ASTConsumer {
+public:
+  RewriteConsumer(RewriteOptions opts, RewriteResult &result) : opts_(opts), result_(result) {}
+
+  void HandleTranslationUnit(ASTContext &ctx) override {
+    DiagnosticsEngine &diags = ctx.getDiagnostics();
+    if (diags.hasErrorOccurred())
+      return;
+    SourceManager &sm = ctx.getSourceManager();
+    FileID main = sm.getMainFileID();
+    StringRef original = sm.getBufferData(main);
+    Analysis analysis = analyze(ctx);
+    llvm::Expected<std::vector<SiteEdit>> edits = collectEdits(ctx, analysis);
+    unsigned errId = diags.getCustomDiagID(DiagnosticsEngine::Error, "%0");
+    if (!edits) {
+      diags.Report(sm.getLocForStartOfFile(main), errId)
+          << ("tempi-rewrite: cannot apply an edit: " + llvm::toString(edits.takeError()));
+      return;
+    }
+    if (opts_.explain)
+      emitRemarks(diags, analysis, *edits, true);
+    result_.ok = true;
+    if (edits->empty()) {
+      result_.text = original.str();
+      return;
+    }
+    tooling::Replacements reps;
+    for (const SiteEdit &e : *edits)
+      for (const tooling::Replacement &r : e.replacements)
+        if (llvm::Error err = reps.add(r)) {
+          diags.Report(e.loc, errId) << ("tempi-rewrite: conflicting edits: " +
+                                         llvm::toString(std::move(err)));
+          result_.ok = false;
+          return;
+        }
+    // The include and the plans go after the line that includes mpi.h, then #line.
+    std::string file = sm.getFileEntryRefForID(main)->getName().str();
+    std::string block;
+    unsigned offset = 0;
+    if (analysis.includeAnchor.isValid()) {
+      unsigned anchor = sm.getFileOffset(sm.getExpansionLoc(analysis.includeAnchor));
+      size_t eol = original.find('\n', anchor);
+      offset = eol == StringRef::npos ? original.size() : eol;
+      unsigned line = sm.getLineNumber(main, anchor);
+      block = "\n#include <tempi/tempi.h>\n";
+      for (const StridedBlock &s : analysis.shapes)
+        block += codegen::planDefinition(s) + "\n";
+      block += "#line " + std::to_string(line + 1) + " " + quoteForLine(file);
+      if (eol == StringRef::npos)
+        block += "\n";
+    } else {
+      block = "#include <tempi/tempi.h>\n";
+      for (const StridedBlock &s : analysis.shapes)
+        block += codegen::planDefinition(s) + "\n";
+      block += "#line 1 " + quoteForLine(file) + "\n";
+    }
+    if (llvm::Error err = reps.add(tooling::Replacement(file, offset, 0, block))) {
+      diags.Report(sm.getLocForStartOfFile(main), errId)
+          << ("tempi-rewrite: cannot insert the plans: " + llvm::toString(std::move(err)));
+      result_.ok = false;
+      return;
+    }
+    llvm::Expected<std::string> text = tooling::applyAllReplacements(original, reps);
+    if (!text) {
+      diags.Report(sm.getLocForStartOfFile(main), errId)
+          << ("tempi-rewrite: " + llvm::toString(text.takeError()));
+      result_.ok = false;
+      return;
+    }
+    result_.text = std::move(*text);
+    result_.shapes = analysis.shapes;
+    result_.rewrittenCalls = static_cast<unsigned>(edits->size());
+  }
+
+private:
+  RewriteOptions opts_;
+  RewriteResult &result_;
+};
+
+class RewriteFrontendAction : public ASTFrontendAction {
+public:
+  RewriteFrontendAction(RewriteOptions opts, std::map<std::string, RewriteResult> &results)
+      : opts_(opts), results_(results) {}
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, StringRef file) override {
+    RewriteResult &r = results_[file.str()];
+    r = RewriteResult{};
+    return std::make_unique<RewriteConsumer>(opts_, r);
+  }
+
+private:
+  RewriteOptions opts_;
+  std::map<std::string, RewriteResult> &results_;
+};
+
+class Factory : public tooling::FrontendActionFactory {
+public:
+  Factory(RewriteOptions opts, std::map<std::string, RewriteResult> &results)
+      : opts_(opts), results_(results) {}
+  std::unique_ptr<FrontendAction> create() override {
+    return std::make_unique<RewriteFrontendAction>(opts_, results_);
+  }
+
+private:
+  RewriteOptions opts_;
+  std::map<std::string, RewriteResult> &results_;
+};
+
+/// The -I/-D/-isystem flags an MPI compiler wrapper adds (MPICH: -show; Open MPI: --showme:compile).
+std::vector<std::string> wrapperFlags(const std::string &wrapper) {
+  static std::map<std::string, std::vector<std::string>> cache;
+  if (auto it = cache.find(wrapper); it != cache.end())
+    return it->second;
+  std::vector<std::string> flags;
+  llvm::ErrorOr<std::string> path = llvm::sys::findProgramByName(wrapper);
+  if (path) {
+    for (const char *query : {"-show", "--showme:compile"}) {
+      llvm::SmallString<128> out;
+      llvm::sys::fs::createTemporaryFile("tempi-wrapper", "txt", out);
+      std::optional<StringRef> redirects[] = {std::nullopt, StringRef(out), StringRef("")};
+      int rc = llvm::sys::ExecuteAndWait(*path, {*path, query}, std::nullopt, redirects, 20);
+      auto buf = llvm::MemoryBuffer::getFile(out);
+      llvm::sys::fs::remove(out);
+      if (rc != 0 || !buf)
+        continue;
+      llvm::SmallVector<StringRef> words;
+      (*buf)->getBuffer().split(words, ' ', -1, false);
+      for (size_t i = 0; i < words.size(); ++i) {
+        StringRef w = words[i].trim();
+        if (w.starts_with("-I") || w.starts_with("-D") || w.starts_with("-isystem")) {
+          flags.push_back(w.str());
+          if ((w == "-I" || w == "-D" || w == "-isystem") && i + 1 < words.size())
+            flags.push_back(words[++i].trim().str());
+        }
+      }
+      break;
+    }
+  }
+  cache[wrapper] = flags;
+  return flags;
+}
+
+} // namespace
+
+std::unique_ptr<tooling::FrontendActionFactory>
+newRewriteActionFactory(RewriteOptions options, std::map<std::string, RewriteResult> &results) {
+  return std::make_unique<Factory>(options, results);
+}
+
+tooling::ArgumentsAdjuster tempiArgumentsAdjuster() {
+  return [](const tooling::CommandLineArguments &args, StringRef file) {
+    tooling::CommandLineArguments out;
+    if (args.empty())
+      return out;
+    out.push_back(args[0]);
+    out.push_back("-resource-dir=" TEMPI_RESOURCE_DIR);
+    std::string tool = llvm::sys::path::filename(args[0]).str();
+    if (tool.rfind("mpic", 0) == 0 || tool.rfind("mpiCC", 0) == 0)
+      for (const std::string &f : wrapperFlags(tool))
+        out.push_back(f);
+    if (file.ends_with(".cu")) {
+      out.push_back("--cuda-host-only");
+      out.push_back("--cuda-path=" TEMPI_CUDA_PATH);
+      out.push_back("-Wno-unknown-cuda-version");
+    }
+    for (size_t i = 1; i < args.size(); ++i) {
+      if (args[i] == "-Rtempi")
+        continue; // consumed by the driver
+      out.push_back(args[i]);
+    }
+    return out;
+  };
+}
+
+} // namespace tempi::frontend

@@ -1,0 +1,47 @@
+/// \file
+/// The rewriting front-end action: analyses one translation unit, emits remarks (--explain),
+/// applies the Transformer edits to the main file, inserts `#include <tempi/tempi.h>` and one
+/// plan per distinct shape after the line that includes mpi.h, followed by a `#line` directive so
+/// the rest of the file keeps its line numbers. A file with compile errors yields no output.
+#pragma once
+
+#include "passes/StridedBlock.h"
+
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Tooling/Tooling.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tempi::frontend {
+
+struct RewriteOptions {
+  bool explain = false; ///< remarks for every datatype argument (rewritten or not)
+};
+
+/// What the action produced for one main file.
+struct RewriteResult {
+  bool ok = false;            ///< parsed without errors and the edits applied
+  std::string text;           ///< the rewritten file (the original when nothing was rewritten)
+  std::vector<StridedBlock> shapes; ///< distinct shapes whose plans the text defines
+  unsigned rewrittenCalls = 0;
+};
+
+/// Creates one rewriting action per file; results are keyed by the main file's name as given.
+std::unique_ptr<clang::tooling::FrontendActionFactory>
+newRewriteActionFactory(RewriteOptions options, std::map<std::string, RewriteResult> &results);
+
+/// Emits the analysis remarks of a translation unit through its diagnostics engine
+/// (unresolved datatype arguments always; rewritten calls too when `explainRewritten`).
+struct Analysis;
+struct SiteEdit;
+void emitRemarks(clang::DiagnosticsEngine &diags, const Analysis &analysis,
+                 const std::vector<SiteEdit> &edits, bool explainRewritten);
+
+/// The driver's argument adjusters: -resource-dir, CUDA host mode for .cu files, and the include
+/// flags of an MPI compiler wrapper (mpicc -show) for compilation-database entries built with one.
+clang::tooling::ArgumentsAdjuster tempiArgumentsAdjuster();
+
+} // namespace tempi::frontend

@@ -1,0 +1,135 @@
+/// \file
+/// The Transformer rule of every communication call and the driver that collects its edits.
+#include "tool/clang/RewriteRules.h"
+
+#include "passes/StridedBlock.h"
+#include "passes/TextForm.h"
+
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+#include "clang/Tooling/Transformer/RangeSelector.h"
+#include "clang/Tooling/Transformer/Stencil.h"
+#include "clang/Tooling/Transformer/Transformer.h"
+
+#include <map>
+#include <set>
+
+using namespace clang;
+using namespace clang::ast_matchers;
+using namespace clang::transformer;
+
+namespace tempi::frontend {
+
+namespace {
+
+AST_MATCHER_P(CallExpr, isRewrittenSite, const Analysis *, analysis) {
+  const CallSite *s = analysis->siteFor(&Node);
+  return s && s->rewritten();
+}
+
+const CallSite &siteOf(const Analysis &a, const MatchFinder::MatchResult &r) {
+  return *a.siteFor(r.Nodes.getNodeAs<CallExpr>("call"));
+}
+
+/// The closing parenthesis of the bound call, where it is spelled (also inside a macro
+/// argument: MPI_CHECK(MPI_Send(...))).
+RangeSelector closingParen() {
+  return [](const MatchFinder::MatchResult &r) -> llvm::Expected<CharSourceRange> {
+    const auto *c = r.Nodes.getNodeAs<CallExpr>("call");
+    if (!c)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(), "no call bound");
+    SourceLocation rp = r.SourceManager->getFileLoc(c->getRParenLoc());
+    return CharSourceRange::getCharRange(rp, rp);
+  };
+}
+
+} // namespace
+
+RewriteRuleWith<std::string> commCallRule(const Analysis &analysis) {
+  const Analysis *a = &analysis;
+  std::vector<RewriteRuleWith<std::string>> cases;
+  for (const CommCallSpec &spec : allCommCalls()) {
+    if (spec.datatypeArrays)
+      continue; // per-peer datatype arrays are not tracked: never rewritten
+    auto matcher =
+        callExpr(callee(functionDecl(hasName(spec.name))),
+                 callee(ast_matchers::expr(ignoringParenImpCasts(declRefExpr().bind("fn")))),
+                 isRewrittenSite(a))
+            .bind("call");
+    Stencil plans = run([a](const MatchFinder::MatchResult &r) -> llvm::Expected<std::string> {
+      std::string s;
+      for (const DatatypeArg &arg : siteOf(*a, r).args)
+        s += arg.hasPlan() ? ", &" + arg.planSymbol : ", (const tempi_static_plan *)0";
+      return s;
+    });
+    std::string from = spec.name, to = spec.tempiName;
+    Stencil explanation =
+        run([a, from, to](const MatchFinder::MatchResult &r) -> llvm::Expected<std::string> {
+          const CallSite &site = siteOf(*a, r);
+          std::string s = from + " -> " + to + ":";
+          for (const DatatypeArg &arg : site.args) {
+            s += " '" + arg.spelling + "'";
+            if (arg.hasPlan())
+              s += " holds " + printExpr(*arg.expr) + ", canonical " + printStrided(*arg.shape) +
+                   ", plan " + arg.planSymbol + ";";
+            else
+              s += " has no static plan (" + arg.why.reason + ");";
+          }
+          if (!s.empty() && s.back() == ';')
+            s.pop_back();
+          return s;
+        });
+    cases.push_back(makeRule(matcher,
+                             {changeTo(name("fn"), cat(spec.tempiName)),
+                              insertBefore(closingParen(), plans)},
+                             explanation));
+  }
+  return applyFirst(cases);
+}
+
+llvm::Expected<std::vector<SiteEdit>> collectEdits(ASTContext &ctx, const Analysis &analysis) {
+  SourceManager &sm = ctx.getSourceManager();
+  std::vector<SiteEdit> edits;
+  std::set<std::string> seen; // dedupe by replacement location and text
+  llvm::Error err = llvm::Error::success();
+  bool failed = false;
+  tooling::Transformer t(
+      commCallRule(analysis),
+      [&](llvm::Expected<tooling::TransformerResult<std::string>> r) {
+        if (!r) {
+          if (!failed)
+            llvm::consumeError(std::move(err));
+          failed = true;
+          err = r.takeError();
+          return;
+        }
+        SiteEdit e;
+        e.explanation = r->Metadata;
+        std::string key;
+        for (const tooling::AtomicChange &c : r->Changes) {
+          for (const tooling::Replacement &rep : c.getReplacements()) {
+            key += rep.toString() + "\n";
+            e.replacements.push_back(rep);
+          }
+          if (!e.loc.isValid())
+            e.loc = sm.getLocForStartOfFile(sm.getMainFileID())
+                        .getLocWithOffset(e.replacements.empty() ? 0
+                                                                 : e.replacements[0].getOffset());
+        }
+        if (e.replacements.empty() || !seen.insert(key).second)
+          return;
+        edits.push_back(std::move(e));
+      });
+  MatchFinder finder;
+  t.registerMatchers(&finder);
+  finder.matchAST(ctx);
+  if (failed)
+    return std::move(err);
+  llvm::consumeError(std::move(err));
+  std::sort(edits.begin(), edits.end(), [](const SiteEdit &x, const SiteEdit &y) {
+    return x.replacements[0].getOffset() < y.replacements[0].getOffset();
+  });
+  return edits;
+}
+
+} // namespace tempi::frontend

@@ -1,0 +1,145 @@
+/// \file
+/// tempi-rewrite: rewrites the MPI communication calls of C, C++ and CUDA sources whose datatypes
+/// are proven at compile time into calls of the TEMPI runtime that carry a static pack plan.
+///
+///   tempi-rewrite FILE... -- <compiler flags>     (or -p BUILD_DIR: compile_commands.json)
+///
+/// Writes the rewritten source to stdout, or to -o FILE (one input), or back into each input with
+/// -i. --explain / -Rtempi print a remark for every datatype argument at its location, saying why
+/// it was or was not rewritten. --kernels-out=FILE.cu writes the specialized kernels of the
+/// shapes the plans use. Exit codes (tested): 0 done (rewritten or not), 1 a source did not
+/// compile or could not be rewritten (nothing is written), 2 bad command line or an output file
+/// could not be written.
+#include "tool/clang/RewriteAction.h"
+#include "tool/codegen/KernelGen.h"
+
+#include "clang/Tooling/CommonOptionsParser.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstring>
+
+using namespace clang::tooling;
+using namespace llvm;
+
+namespace {
+
+enum ExitCode { kOk = 0, kCompileError = 1, kUsage = 2 };
+
+cl::OptionCategory category("tempi-rewrite options");
+cl::opt<std::string> outputFile("o", cl::desc("Write the rewritten source to <file> (one input)"),
+                                cl::value_desc("file"), cl::cat(category));
+cl::opt<bool> inPlace("i", cl::desc("Rewrite the input files in place"), cl::cat(category));
+cl::opt<bool> explain("explain",
+                      cl::desc("Remark on every datatype argument: rewritten, or why not"),
+                      cl::cat(category));
+cl::opt<bool> rtempi("Rtempi", cl::desc("Same as --explain (Clang's remark flag style)"),
+                     cl::cat(category));
+cl::opt<std::string> kernelsOut("kernels-out",
+                                cl::desc("Write the specialized kernels of the plans to <file.cu>"),
+                                cl::value_desc("file.cu"), cl::cat(category));
+
+bool writeFile(const std::string &path, const std::string &text) {
+  std::error_code ec;
+  raw_fd_ostream os(path, ec, sys::fs::OF_Text);
+  if (ec) {
+    errs() << "tempi-rewrite: error: cannot write '" << path << "': " << ec.message() << "\n";
+    return false;
+  }
+  os << text;
+  os.close();
+  if (os.has_error()) {
+    errs() << "tempi-rewrite: error: cannot write '" << path << "'\n";
+    os.clear_error();
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+int main(int argc, const char **argv) {
+  cl::SetVersionPrinter([](raw_ostream &os) {
+    os << "tempi-rewrite " TEMPI_VERSION " (Clang " << LLVM_VERSION_STRING << ")\n";
+  });
+  // -Rtempi after `--` is a compiler-style flag: take it as --explain.
+  bool remarkFlag = false;
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], "-Rtempi") == 0)
+      remarkFlag = true;
+  auto parser = CommonOptionsParser::create(
+      argc, argv, category, cl::OneOrMore,
+      "Rewrites MPI calls whose datatypes are known at compile time into TEMPI runtime calls\n"
+      "with static pack plans. Exit codes: 0 done, 1 a source does not compile, 2 bad usage.\n");
+  if (!parser) {
+    errs() << "tempi-rewrite: error: " << toString(parser.takeError()) << "\n";
+    return kUsage;
+  }
+  const std::vector<std::string> &sources = parser->getSourcePathList();
+  if (!outputFile.empty() && sources.size() != 1) {
+    errs() << "tempi-rewrite: error: -o needs exactly one input file\n";
+    return kUsage;
+  }
+  if (!outputFile.empty() && inPlace) {
+    errs() << "tempi-rewrite: error: -o and -i exclude each other\n";
+    return kUsage;
+  }
+  for (const std::string &s : sources)
+    if (!sys::fs::exists(s)) {
+      errs() << "tempi-rewrite: error: no such file: '" << s << "'\n";
+      return kUsage;
+    }
+
+  ClangTool tool(parser->getCompilations(), sources);
+  tool.appendArgumentsAdjuster(clang::tooling::getClangStripOutputAdjuster());
+  tool.appendArgumentsAdjuster(tempi::frontend::tempiArgumentsAdjuster());
+  std::map<std::string, tempi::frontend::RewriteResult> results;
+  tempi::frontend::RewriteOptions opts;
+  opts.explain = explain || rtempi || remarkFlag;
+  int rc = tool.run(tempi::frontend::newRewriteActionFactory(opts, results).get());
+
+  bool allOk = rc == 0;
+  for (const std::string &s : sources) {
+    auto it = results.find(s);
+    if (it == results.end()) {
+      // ClangTool keys by the absolute path when it made one.
+      for (auto &[k, v] : results)
+        if (sys::path::filename(k) == sys::path::filename(s) && sys::fs::equivalent(k, s))
+          it = results.find(k);
+    }
+    if (it == results.end() || !it->second.ok)
+      allOk = false;
+  }
+  if (!allOk) {
+    errs() << "tempi-rewrite: error: not rewritten: a source did not compile\n";
+    return kCompileError;
+  }
+  std::vector<tempi::StridedBlock> shapes;
+  std::string out;
+  for (const std::string &s : sources) {
+    const tempi::frontend::RewriteResult *r = nullptr;
+    for (auto &[k, v] : results)
+      if (k == s || sys::fs::equivalent(k, s))
+        r = &v;
+    if (!r)
+      return kCompileError;
+    shapes.insert(shapes.end(), r->shapes.begin(), r->shapes.end());
+    if (inPlace) {
+      if (r->rewrittenCalls && !writeFile(s, r->text))
+        return kUsage;
+    } else {
+      out += r->text;
+    }
+  }
+  if (!kernelsOut.empty() &&
+      !writeFile(kernelsOut, tempi::codegen::generateKernelSource(shapes, sources.front())))
+    return kUsage;
+  if (inPlace)
+    return kOk;
+  if (!outputFile.empty())
+    return writeFile(outputFile, out) ? kOk : kUsage;
+  outs() << out;
+  return kOk;
+}
