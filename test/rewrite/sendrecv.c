@@ -22,6 +22,6 @@ int main(int argc, char **argv) {
 // CHECK: {{^}}  tempi_Sendrecv(a, 1, t, 1, 0, b, 1, t, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE, &[[P:tempi_gen_plan_[0-9a-f]+]], &[[P]]);
 // CHECK-NEXT: {{^}}  tempi_Sendrecv(a, 1, t, 1, 0, b, 1, u, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE, &[[P]], (const tempi_static_plan *)0);
 // CHECK-NEXT: {{^}}  MPI_Sendrecv(a, 1, u, 1, 0, b, 1, u, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-// REMARK: sendrecv.c:17:37: remark: datatype 'u' of MPI_Sendrecv is left to the runtime: count depends on 'argc'
-// REMARK: sendrecv.c:18:22: remark: datatype 'u' of MPI_Sendrecv is left to the runtime
-// REMARK: sendrecv.c:18:38: remark: datatype 'u' of MPI_Sendrecv is left to the runtime
+// REMARK: tmp.c:17:37: remark: datatype 'u' of MPI_Sendrecv is left to the runtime: count depends on 'argc'
+// REMARK: tmp.c:18:22: remark: datatype 'u' of MPI_Sendrecv is left to the runtime
+// REMARK: tmp.c:18:37: remark: datatype 'u' of MPI_Sendrecv is left to the runtime
