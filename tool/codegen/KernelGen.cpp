@@ -5,8 +5,10 @@
 /// order; it refuses (returns "") a shape with more than TEMPI_MAX_DIMS outer dimensions.
 /// generateKernelSource prints the .cu that instantiates tempi::kernels::packStatic/unpackStatic
 /// once per distinct shapeKey, in order of first appearance, and registers each pair from a
-/// load-time constructor. It skips shapes it cannot specialize: more than TEMPI_MAX_DIMS dims, or
-/// no bytes at all (nothing to pack; the runtime serves those without a kernel). The second line
+/// load-time constructor. It skips shapes that need no kernel or cannot have one: no bytes at all
+/// (nothing to pack), a contiguous shape (no outer dimension and a run as long as the extent:
+/// packing `count` elements is one copy, which the runtime does without a kernel), and more than
+/// TEMPI_MAX_DIMS dimensions (no plan). The second line
 /// of the file, "// tempi-kernels: N", says how many pairs it registers; tempi-cc reads it to skip
 /// nvcc when N is 0.
 #include "tool/codegen/KernelGen.h"
@@ -75,6 +77,12 @@ std::string braceList(const std::vector<StridedBlock::Dim> &dims, bool counts) {
 
 bool fitsPlan(const StridedBlock &shape) { return shape.dims.size() <= kMaxDims; }
 
+/// Whether a specialized kernel is worth generating for the shape (see the file comment).
+bool needsKernel(const StridedBlock &shape) {
+  const bool contiguous = shape.dims.empty() && shape.bytes == shape.extent;
+  return fitsPlan(shape) && shape.bytes != 0 && !contiguous;
+}
+
 /// The template argument list <W, Start, Bytes, Extent, count0, stride0, ...>.
 std::string templateArgs(const StridedBlock &shape) {
   std::string s = "<" + std::to_string(makePlan(shape).wordSize) + ", " +
@@ -117,7 +125,7 @@ std::string generateKernelSource(const std::vector<StridedBlock> &shapes,
   std::vector<const StridedBlock *> distinct;
   std::set<uint64_t> seen;
   for (const auto &shape : shapes) {
-    if (!fitsPlan(shape) || shape.bytes == 0)
+    if (!needsKernel(shape))
       continue;
     if (seen.insert(shapeKey(shape)).second)
       distinct.push_back(&shape);

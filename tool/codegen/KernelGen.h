@@ -27,7 +27,10 @@ std::string planDefinition(const StridedBlock &shape);
 
 /// The whole generated .cu for one translation unit: banner "generated from <sourceName>, do not
 /// edit", one packStatic/unpackStatic instantiation pair per distinct shape, and a constructor
-/// that calls tempi_register_kernels for each. Shapes are deduplicated by shapeKey.
+/// that calls tempi_register_kernels for each. Shapes are deduplicated by shapeKey. Shapes that
+/// need no kernel (no bytes; contiguous: no dims and bytes == extent, packing is one copy) or
+/// cannot have one (more than TEMPI_MAX_DIMS dims) are skipped. The second line is
+/// "// tempi-kernels: N", N the number of registered pairs (tempi-cc skips nvcc when it is 0).
 std::string generateKernelSource(const std::vector<StridedBlock> &shapes,
                                  std::string_view sourceName);
 
