@@ -354,10 +354,14 @@ static void collectives(void) {
   MPI_Comm ring;
   int dims[1] = {size}, periods[1] = {1};
   MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &ring);
-  int nsc[2] = {2, 1}, nsd[2] = {0, 4}, nrc[2] = {2, 1}, nrd[2] = {10, 20};
+  /* Index 0 is the left neighbour, 1 the right: what I get from the left is what it sends to its
+   right. Counts are equal (with 2 ranks both neighbours are one rank and messages pair in order). */
+  int nsc[2] = {2, 2}, nsd[2] = {0, 4}, nrc[2] = {2, 2}, nrd[2] = {10, 20};
   for (int i = 0; i < 64; ++i) rbuf[i] = -1;
   MPI_Neighbor_alltoallv(sbuf, nsc, nsd, MPI_INT, rbuf, nrc, nrd, MPI_INT, ring);
   printInts("neighbor_alltoallv", rbuf, 24);
+  CHECK(size == 2 || (rbuf[10] == ((rank - 1 + size) % size) * 100 + 4 &&
+                      rbuf[20] == ((rank + 1) % size) * 100));
   MPI_Aint wsd[2] = {0, 8 * sizeof(int)}, wrd[2] = {0, 16 * sizeof(int)};
   int wsc[2] = {1, 1}, wrc[2] = {3, 3};
   MPI_Datatype wst[2] = {col, col}, wrt[2] = {MPI_INT, MPI_INT};

@@ -100,6 +100,10 @@ tempi_result setUp(void *buf, int count, MPI_Datatype type, const tempi_static_p
   w.method = chooseMethod(dir, w.packedBytes, runtime::params(), runtime::mpiCudaAware(),
                           settings().method);
   TEMPI_TRY(allocStaging(w.staging, size_t(w.packedBytes), w.method));
+  TEMPI_LOG(Debug, "%s wire: %lld packed bytes, %s, %s plan%s", dir == Direction::Send ? "send" : "recv",
+            (long long)w.packedBytes, methodName(w.method),
+            w.plan->kind == TypePlan::Kind::Strided ? "strided" : "block-list",
+            w.plan->contiguous ? " (contiguous)" : "");
   w.ptr = w.method == Method::Device ? w.staging.device : w.staging.host;
   w.count = int(w.packedBytes);
   w.type = MPI_PACKED;
