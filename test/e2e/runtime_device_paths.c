@@ -16,6 +16,8 @@
  */
 #include "runtime_fake_device.h"
 
+#include <tempi/tempi.h>
+
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -412,6 +414,37 @@ static void moreCollectives(MPI_Datatype vec) {
   freeBuf(&s); freeBuf(&r);
 }
 
+
+/* tempi_Send / tempi_Recv with a static plan (what rewritten code passes): the plan replaces the
+ * commit-time one; a plan that does not match the datatype is ignored (logged), never trusted. */
+static void staticPlans(MPI_Datatype vec /* vector(4, 2, 5, MPI_INT) */) {
+  const tempi_static_plan good = {TEMPI_PLAN_ABI_VERSION, 0, 0, 8, 1, {4}, {20}, 68, 0, 32, 8,
+                                  "strided(start=0, bytes=8, dims=[(4, 20)], extent=68, lb=0)", 0};
+  const tempi_static_plan bad = {TEMPI_PLAN_ABI_VERSION, 0, 0, 4, 1, {4}, {20}, 68, 0, 16, 4,
+                                 "a plan of another type", 0};
+  for (int which = 0; which < 2; ++which) {
+    const tempi_static_plan *plan = which ? &bad : &good;
+    Buf b = makeBuf(vec, 2), ref = makeBuf(vec, 2);
+    if (rank == 0) {
+      fill(&b, 70 + which);
+      tempi_Send(dp(&b), 2, vec, 1, 500, MPI_COMM_WORLD, plan);
+      MPI_Send(hp(&b), 2, vec, 1, 501, MPI_COMM_WORLD);
+    } else if (rank == 1) {
+      fill(&b, 80);
+      fill(&ref, 80);
+      MPI_Status st[2];
+      tempi_Recv(dp(&b), 2, vec, 0, 500, MPI_COMM_WORLD, &st[0], plan);
+      MPI_Recv(hp(&ref), 2, vec, 0, 501, MPI_COMM_WORLD, &st[1]);
+      st[1].MPI_TAG = 500;
+      statusEq("static plan", &st[0], &st[1], vec);
+      fake_device_memcpy(b.host, b.dev, b.bytes);
+      CHECK(!memcmp(b.host, ref.host, b.bytes), "static plan %s: bytes differ", which ? "bad" : "good");
+    }
+    freeBuf(&b);
+    freeBuf(&ref);
+  }
+}
+
 static int errorsMode(void) {
   /* TEMPI_FAKE_FAIL=pack: packing fails; the call reports it through the error handler. */
   MPI_Comm comm;
@@ -439,6 +472,23 @@ static int errorsMode(void) {
   rc = MPI_Pack(dp(&b), 2, vec, out, 8, &pos, comm);
   MPI_Error_class(rc, &cls);
   CHECK(cls == MPI_ERR_TRUNCATE, "MPI_Pack into a too small buffer: class %d", cls);
+  /* A receive whose unpack fails: the message is consumed, the error reported, nothing hangs. */
+  if (size >= 2 && rank < 2) {
+    int v[40] = {0};
+    if (rank == 0) {
+      MPI_Send(v, 16, MPI_INT, 1, 2, comm);
+      MPI_Send(v, 16, MPI_INT, 1, 3, comm);
+    } else {
+      rc = MPI_Recv(dp(&b), 2, vec, 0, 2, comm, MPI_STATUS_IGNORE);
+      MPI_Error_class(rc, &cls);
+      CHECK(cls == MPI_ERR_OTHER, "failed unpack in MPI_Recv: class %d", cls);
+      rc = MPI_Irecv(dp(&b), 2, vec, 0, 3, comm, &req);
+      CHECK(rc == MPI_SUCCESS, "MPI_Irecv: %d", rc);
+      rc = MPI_Wait(&req, MPI_STATUS_IGNORE);
+      MPI_Error_class(rc, &cls);
+      CHECK(cls == MPI_ERR_OTHER && req == MPI_REQUEST_NULL, "failed unpack in MPI_Wait: class %d", cls);
+    }
+  }
   freeBuf(&b);
   MPI_Type_free(&vec);
   MPI_Comm_free(&comm);
@@ -482,6 +532,7 @@ int main(int argc, char **argv) {
       replaceAndAlltoallw(&cases[i]);
     }
     requestFamilies();
+    staticPlans(all[0]);
     persistentAndFree(all[0]);
     typeCycles();
     moreCollectives(all[1]);

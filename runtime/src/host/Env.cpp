@@ -40,8 +40,8 @@ const std::vector<EnvVar> &allEnvVars() {
        "Where model.txt (tempi-measure's parameters) is read and written; empty means "
        "$HOME/.cache/tempi."},
       {"TEMPI_NO_TYPE_CACHE", "0", "0|1",
-       "1: do not plan datatypes at MPI_Type_commit; device buffers of derived types take the "
-       "slow but always-correct mirror path (for debugging)."},
+       "1: no datatype plans (neither at MPI_Type_commit nor from rewritten calls' static "
+       "plans); device buffers take the slow but always-correct mirror path (for debugging)."},
   };
   return vars;
 }

@@ -157,7 +157,7 @@ bool deviceData(const void *buf, int count, MPI_Datatype type) {
 
 TypePlanPtr planFor(MPI_Datatype type, const tempi_static_plan *sp) {
   TypePlanPtr cached = typecache::lookup(type);
-  if (!sp) return cached;
+  if (!sp || settings().noTypeCache) return cached;
   std::lock_guard<std::mutex> lock(staticMutex);
   auto it = staticPlans.find(sp);
   if (it != staticPlans.end()) return it->second ? it->second : cached;
