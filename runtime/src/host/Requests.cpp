@@ -26,7 +26,7 @@ bool owns(uint64_t key) {
 }
 
 /// Finishes the op behind `key` after the MPI completed its request with `status`.
-int complete(uint64_t key, const MPI_Status &status) {
+int complete(uint64_t key, MPI_Status &status) {
   PendingOp *op = nullptr;
   std::unique_ptr<PendingOp> owned;
   {

@@ -116,30 +116,26 @@ void *kernelSide(const Wire &w) {
   return w.staging.device;
 }
 
-/// Of `rest` bytes after `before` complete elements of `type`, how many the MPI would store: the
-/// smallest prefix holding as many basic elements as all `rest` bytes (MPI_Get_elements is a step
-/// function of the byte count, so a binary search finds where the last complete one ends).
-int64_t completeBasicBytes(MPI_Datatype type, int64_t before, int64_t rest) {
-  if (rest == 0) return 0;
-  auto elements = [&](int64_t bytes) {
+/// Of `rest` bytes after `before` complete elements of `type`, how many the MPI stores: up to the
+/// end of the last complete basic element. That end is the largest b <= rest where
+/// MPI_Get_elements steps up (MPICH 4: a step function of the byte count, defined everywhere) or
+/// is defined at all (MPICH 5: MPI_UNDEFINED between basic elements). *undefinedAtRest tells the
+/// caller which behaviour this MPI has for the whole count.
+int64_t completeBasicBytes(MPI_Datatype type, int64_t before, int64_t rest, bool *undefinedAtRest) {
+  auto elements = [&](int64_t bytes) -> MPI_Count {
     MPI_Status st;
     MPI_Count n = 0;
     PMPI_Status_set_elements_x(&st, MPI_BYTE, MPI_Count(bytes));
     PMPI_Status_set_cancelled(&st, 0);
-    if (PMPI_Get_elements_x(&st, type, &n) != MPI_SUCCESS) return MPI_Count(-1);
+    if (PMPI_Get_elements_x(&st, type, &n) != MPI_SUCCESS || n == MPI_UNDEFINED) return -1;
     return n;
   };
-  const MPI_Count target = elements(before + rest);
-  if (target < 0) return rest;
-  int64_t lo = 0, hi = rest; // elements(before + hi) == target
-  while (lo < hi) {
-    int64_t mid = lo + (hi - lo) / 2;
-    if (elements(before + mid) == target)
-      hi = mid;
-    else
-      lo = mid + 1;
+  *undefinedAtRest = rest > 0 && elements(before + rest) < 0;
+  for (int64_t b = rest; b > 0; --b) {
+    MPI_Count here = elements(before + b);
+    if (here >= 0 && here > elements(before + b - 1)) return b;
   }
-  return lo;
+  return 0;
 }
 
 } // namespace
@@ -231,7 +227,7 @@ tempi_result prepareRecv(Wire &w) {
   return copyAndSync(w.staging.host, static_cast<char *>(w.userBuf) + w.spanLo, w.staging.bytes);
 }
 
-tempi_result finishRecv(Wire &w, const MPI_Status &status) {
+tempi_result finishRecv(Wire &w, MPI_Status &status) {
   if (!w.staged) return TEMPI_SUCCESS;
   int cancelled = 0;
   PMPI_Test_cancelled(&status, &cancelled);
@@ -264,7 +260,11 @@ tempi_result finishRecv(Wire &w, const MPI_Status &status) {
   }
   // A short message ends inside an element: the MPI stores only its complete basic elements
   // (MPICH writes no part of an int), so the tail is cut where the last complete one ends.
-  const int64_t tailBytes = completeBasicBytes(w.userType, full * p.size, rest);
+  bool undefinedAtRest = false;
+  const int64_t tailBytes = completeBasicBytes(w.userType, full * p.size, rest, &undefinedAtRest);
+  // An MPI that counts a typed receive only up to its last complete basic element (MPICH 5)
+  // reports that count in the status too: so does TEMPI.
+  if (undefinedAtRest) PMPI_Status_set_elements_x(&status, MPI_BYTE, MPI_Count(full * p.size + tailBytes));
   const char *tail = static_cast<const char *>(w.staging.host ? w.staging.host : w.staging.device) +
                      full * p.size;
   tempi_result r = TEMPI_SUCCESS;

@@ -66,7 +66,9 @@ tempi_result wireForRecv(void *buf, int count, MPI_Datatype type, const tempi_st
                          bool prepareNow, Wire &w);
 tempi_result prepareRecv(Wire &w);
 /// Moves what arrived (per `status`) into the caller's buffer; a cancelled receive moves nothing.
-tempi_result finishRecv(Wire &w, const MPI_Status &status);
+/// For a message that ends inside an element on an MPI that counts typed receives only up to the
+/// last complete basic element, the status's count is set to that, as the typed receive's would be.
+tempi_result finishRecv(Wire &w, MPI_Status &status);
 void releaseWire(Wire &w);
 
 /// Host-side copy helpers on the runtime's stream, synchronized before they return.

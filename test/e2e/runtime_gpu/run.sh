@@ -1,13 +1,28 @@
 #!/usr/bin/env bash
-# Builds libtempi with CUDA and the runtime's e2e programs, and runs them on this GPU machine.
+# Builds libtempi with CUDA and the runtime's e2e programs, and runs them on this GPU machine:
+# once with the MPI on PATH (Open MPI there), and once more with the MPICH 5.0.2 wheel when
+# .mpich/ is present (scripts/fetch-mpich-wheel; carry it to the GPU machine).
 #   test/e2e/runtime_gpu/run.sh [build-dir]
-# Uses the MPI on PATH (mpicc/mpiexec); with Open MPI as root set OMPI_ALLOW_RUN_AS_ROOT=1 and
-# OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 (done here).
-set -euo pipefail
+set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
 BUILD="${1:-$ROOT/build-runtime-gpu}"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-cmake -S "$ROOT/test/e2e/runtime_gpu" -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build "$BUILD" -j "$(nproc)"
 nvidia-smi -L || true
-ctest --test-dir "$BUILD" --output-on-failure --timeout 300
+status=0
+build_and_test() { # <build-dir> <label> [cmake args...]
+  local dir=$1 label=$2
+  shift 2
+  echo "=== runtime GPU tests over $label"
+  cmake -S "$ROOT/test/e2e/runtime_gpu" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null &&
+    cmake --build "$dir" -j "$(nproc)" >"$dir.build.log" 2>&1 ||
+    { echo "build failed (see $dir.build.log)"; tail -20 "$dir.build.log"; status=1; return; }
+  ctest --test-dir "$dir" --output-on-failure --timeout 300 || status=1
+}
+build_and_test "$BUILD" "$(mpiexec --version 2>&1 | head -1)"
+if [ -x "$ROOT/.mpich/bin/mpicc" ]; then
+  export PATH="$ROOT/.mpich/bin:$PATH"
+  export LD_LIBRARY_PATH="$ROOT/.mpich/lib:$ROOT/.mpich/lib/mpich:${LD_LIBRARY_PATH:-}"
+  build_and_test "$BUILD-mpich" "the MPICH 5.0.2 wheel" -DMPI_C_COMPILER="$ROOT/.mpich/bin/mpicc" \
+    -DMPI_CXX_COMPILER="$ROOT/.mpich/bin/mpicxx" -DMPIEXEC_EXECUTABLE="$ROOT/.mpich/bin/mpiexec"
+fi
+exit $status
