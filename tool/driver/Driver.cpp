@@ -479,6 +479,9 @@ std::vector<std::string> Pipeline::tempiLinkFlags(bool withCuda) const {
     if (!fileExists(lib + "/libcudart.so"))
       lib = root + "/targets/x86_64-linux/lib";
     f.insert(f.end(), {"-L" + lib, "-Wl,-rpath," + lib, "-lcudart"});
+    // nvcc's host code is C++: a C link (mpicc) needs the C++ runtime spelled out.
+    if (!cfg_.cxx)
+      f.push_back("-lstdc++");
   }
   return f;
 }

@@ -84,10 +84,16 @@ Started startProgram(const std::vector<std::string> &argv, const std::string &ca
   posix_spawn_file_actions_addopen(&actions, 1, capturePath.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
                                    0600);
   posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  // Its own process group, so abandonProgram reaches the compiler the wrapper script starts.
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attr, 0);
   pid_t pid;
   auto args = cArgv(argv);
-  int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+  int rc = posix_spawnp(&pid, args[0], &actions, &attr, args.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
   if (rc != 0)
     s.error = "cannot run '" + argv[0] + "': " + std::strerror(rc);
   else
@@ -114,10 +120,14 @@ RunResult finishProgram(Started &p) {
 
 void abandonProgram(Started &p) {
   if (p.pid >= 0) {
-    kill(p.pid, SIGTERM);
+    kill(-p.pid, SIGTERM);
     int status;
     while (waitpid(p.pid, &status, 0) < 0 && errno == EINTR) {
     }
+    // Wait (at most 5 s) until every process of the group is gone, so none of them writes a file
+    // after the caller removes it.
+    for (int i = 0; i < 500 && kill(-p.pid, 0) == 0; ++i)
+      usleep(10000);
     p.pid = -1;
   }
   unlink(p.capturePath.c_str());

@@ -11,7 +11,10 @@ int main(int argc, char **argv) {
   int rank, size;
   int sizes[3] = {N, N, N}, sub[3] = {N, N, 1}, starts[3] = {0, 0, N - 1};
   MPI_Datatype xface, zface;
+  MPI_Comm comm;
+  MPI_Status status;
   MPI_Init(&argc, &argv);
+  comm = MPI_COMM_WORLD;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   for (int i = 0; i < N; ++i)
@@ -23,11 +26,11 @@ int main(int argc, char **argv) {
   MPI_Type_create_subarray(3, sizes, sub, starts, MPI_ORDER_C, MPI_DOUBLE, &zface);
   MPI_Type_commit(&zface);
   if (rank == 0) {
-    MPI_Send(grid, 1, xface, 1, 0, MPI_COMM_WORLD);
-    MPI_Send(grid, 1, zface, 1, 1, MPI_COMM_WORLD);
+    MPI_Send(grid, 1, xface, 1, 0, comm);
+    MPI_Send(grid, 1, zface, 1, 1, comm);
   } else if (rank == 1) {
-    MPI_Recv(grid, 1, xface, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    MPI_Recv(grid, 1, zface, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Recv(grid, 1, xface, 0, 0, comm, &status);
+    MPI_Recv(grid, 1, zface, 0, 1, comm, &status);
     for (int i = 0; i < N; ++i)
       for (int j = 0; j < N; ++j) {
         for (int k = 0; k < N; ++k)
