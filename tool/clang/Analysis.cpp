@@ -15,6 +15,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "clang/Tooling/Transformer/SourceCode.h"
 
 #include <memory>
 
@@ -164,9 +165,15 @@ Analysis analyze(ASTContext &ctx) {
     CallSite site;
     site.call = call;
     site.spec = spec;
-    CharSourceRange whole = Lexer::makeFileCharRange(
-        CharSourceRange::getTokenRange(call->getSourceRange()), sm, lo);
-    if (whole.isInvalid() || !sm.isInMainFile(whole.getBegin())) {
+    // Editable exactly when the Transformer can edit the callee name and the closing
+    // parenthesis where they are spelled (a macro argument is fine, a macro body is not).
+    SourceLocation rp = call->getRParenLoc();
+    auto nameRange = tooling::getFileRangeForEdit(
+        CharSourceRange::getTokenRange(call->getCallee()->getExprLoc()), ctx, false);
+    auto parenRange =
+        tooling::getFileRangeForEdit(CharSourceRange::getTokenRange(rp, rp), ctx, false);
+    if (!nameRange || !parenRange || !sm.isInMainFile(nameRange->getBegin()) ||
+        sm.getFileID(nameRange->getBegin()) != sm.getFileID(parenRange->getBegin())) {
       site.editable = false;
       StringRef macro = Lexer::getImmediateMacroName(call->getBeginLoc(), sm, lo);
       site.siteWhy = {"the call is spelled inside the definition of macro '" + macro.str() + "'",

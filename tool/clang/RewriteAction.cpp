@@ -112,7 +112,9 @@ public:
           return;
         }
     // The include and the plans go after the line that includes mpi.h, then #line.
-    std::string file = sm.getFileEntryRefForID(main)->getName().str();
+    llvm::SmallString<256> absName(sm.getFileEntryRefForID(main)->getName());
+    sm.getFileManager().makeAbsolutePath(absName);
+    std::string file = absName.str().str();
     std::string block;
     unsigned offset = 0;
     if (analysis.includeAnchor.isValid()) {
@@ -132,7 +134,8 @@ public:
         block += codegen::planDefinition(s) + "\n";
       block += "#line 1 " + quoteForLine(file) + "\n";
     }
-    if (llvm::Error err = reps.add(tooling::Replacement(file, offset, 0, block))) {
+    std::string repPath = edits->front().replacements.front().getFilePath().str();
+    if (llvm::Error err = reps.add(tooling::Replacement(repPath, offset, 0, block))) {
       diags.Report(sm.getLocForStartOfFile(main), errId)
           << ("tempi-rewrite: cannot insert the plans: " + llvm::toString(std::move(err)));
       result_.ok = false;
@@ -159,8 +162,10 @@ class RewriteFrontendAction : public ASTFrontendAction {
 public:
   RewriteFrontendAction(RewriteOptions opts, std::map<std::string, RewriteResult> &results)
       : opts_(opts), results_(results) {}
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, StringRef file) override {
-    RewriteResult &r = results_[file.str()];
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &ci, StringRef file) override {
+    llvm::SmallString<256> abs(file);
+    ci.getFileManager().makeAbsolutePath(abs);
+    RewriteResult &r = results_[abs.str().str()];
     r = RewriteResult{};
     return std::make_unique<RewriteConsumer>(opts_, r);
   }

@@ -100,16 +100,19 @@ int main(int argc, const char **argv) {
   opts.explain = explain || rtempi || remarkFlag;
   int rc = tool.run(tempi::frontend::newRewriteActionFactory(opts, results).get());
 
+  // Results are keyed by absolute path.
+  auto resultFor = [&](const std::string &s) -> const tempi::frontend::RewriteResult * {
+    SmallString<256> abs(s);
+    sys::fs::make_absolute(abs);
+    for (auto &[k, v] : results)
+      if (k == abs.str() || sys::fs::equivalent(k, abs))
+        return &v;
+    return nullptr;
+  };
   bool allOk = rc == 0;
   for (const std::string &s : sources) {
-    auto it = results.find(s);
-    if (it == results.end()) {
-      // ClangTool keys by the absolute path when it made one.
-      for (auto &[k, v] : results)
-        if (sys::path::filename(k) == sys::path::filename(s) && sys::fs::equivalent(k, s))
-          it = results.find(k);
-    }
-    if (it == results.end() || !it->second.ok)
+    const tempi::frontend::RewriteResult *r = resultFor(s);
+    if (!r || !r->ok)
       allOk = false;
   }
   if (!allOk) {
@@ -119,10 +122,7 @@ int main(int argc, const char **argv) {
   std::vector<tempi::StridedBlock> shapes;
   std::string out;
   for (const std::string &s : sources) {
-    const tempi::frontend::RewriteResult *r = nullptr;
-    for (auto &[k, v] : results)
-      if (k == s || sys::fs::equivalent(k, s))
-        r = &v;
+    const tempi::frontend::RewriteResult *r = resultFor(s);
     if (!r)
       return kCompileError;
     shapes.insert(shapes.end(), r->shapes.begin(), r->shapes.end());
