@@ -174,11 +174,13 @@ kernels::Strided toStrided(const StridedBlock &b) {
   return s;
 }
 
-/// Tuning data: pack and unpack time for U = 1..16 words in flight per thread (the generic
-/// kernel uses U = 4 for W = 16 and 8 otherwise).
+/// Tuning data, every variant verified: pack and unpack as fractions of the ceiling for the
+/// kernel's choices (U words in flight per thread, cache policy, grid waves). The defaults are
+/// U = 4 (W = 16) or 8, plain loads and stores, one wave.
 template <int W, int N>
-void sweepUnroll(const Shape &sh, unsigned char *src, unsigned char *dst, unsigned char *packed,
-                 cudaStream_t s, int reps, float tCopy) {
+void sweepVariants(const Shape &sh, unsigned char *src, unsigned char *dst, unsigned char *packed,
+                   unsigned char *ref, unsigned char *repacked, unsigned long long *dBad,
+                   cudaStream_t s, int reps, float tCopy) {
   const kernels::Walk w = kernels::makeWalk(toStrided(sh.block()), 1);
   if (w.nd != N) {
     std::printf("sweep: %s b=%lld has %d dims after merging, not %d\n", sh.name.c_str(),
@@ -186,24 +188,37 @@ void sweepUnroll(const Shape &sh, unsigned char *src, unsigned char *dst, unsign
     return;
   }
   const auto shape = kernels::toRuntimeShape<N, uint32_t>(w, W);
+  using S = std::remove_const_t<decltype(shape)>;
   const uint64_t words = w.totalBytes / W;
   const double ceil = sh.b < 64 ? 2.0 * sh.b / (64.0 + sh.b) : 1.0;
-  std::printf("%-4s %6lld %6lld W=%-2d |", sh.name.c_str(), (long long)sh.b, (long long)sh.s0, W);
-  auto one = [&](auto u) {
-    constexpr int U = decltype(u)::value;
+  runPlain(W, sh, src, ref, s);
+  std::printf("%-4s %5lld %5lld W=%-2d |", sh.name.c_str(), (long long)sh.b, (long long)sh.s0, W);
+  auto one = [&](const char *label, auto u, auto cache, unsigned waves) {
+    constexpr int U = decltype(u)::value, C = decltype(cache)::value;
     const float tp = timeMedian(reps, s, [&] {
-      kernels::launchStrided<W, true, uint32_t, decltype(shape), U>(shape, src, packed, words, s);
+      kernels::launchStrided<W, true, uint32_t, S, U, C>(shape, src, packed, words, s, waves);
     });
+    expectSame(packed, ref, sh.packed(), s, std::string("sweep pack ") + label, dBad);
     const float tu = timeMedian(reps, s, [&] {
-      kernels::launchStrided<W, false, uint32_t, decltype(shape), U>(shape, dst, packed, words, s);
+      kernels::launchStrided<W, false, uint32_t, S, U, C>(shape, dst, packed, words, s, waves);
     });
-    std::printf(" U=%-2d %.3f/%.3f", U, tCopy / tp / ceil, tCopy / tu / ceil);
+    runPlain(W, sh, dst, repacked, s);
+    expectSame(repacked, ref, sh.packed(), s, std::string("sweep unpack ") + label, dBad);
+    std::printf(" %s %.3f/%.3f", label, tCopy / tp / ceil, tCopy / tu / ceil);
   };
-  one(std::integral_constant<int, 1>{});
-  one(std::integral_constant<int, 2>{});
-  one(std::integral_constant<int, 4>{});
-  one(std::integral_constant<int, 8>{});
-  one(std::integral_constant<int, 16>{});
+  using I = std::integral_constant<int, kernels::unrollFor<W>()>;
+  using I1 = std::integral_constant<int, 1>;
+  using C0 = std::integral_constant<int, kernels::kCacheDefault>;
+  using CL = std::integral_constant<int, kernels::kStreamLoads>;
+  using CS = std::integral_constant<int, kernels::kStreamStores>;
+  using CB = std::integral_constant<int, kernels::kStreamLoads | kernels::kStreamStores>;
+  one("dflt", I{}, C0{}, 1);
+  one("U1", I1{}, C0{}, 1);
+  one("ldcs", I{}, CL{}, 1);
+  one("stcs", I{}, CS{}, 1);
+  one("cs", I{}, CB{}, 1);
+  one("4wave", I{}, C0{}, 4);
+  one("U1x8w", I1{}, C0{}, 8);
   std::printf("\n");
 }
 
@@ -228,6 +243,7 @@ int main(int argc, char **argv) {
   for (int64_t b : {4, 8, 16, 32}) shapes.push_back(shape2d(b, 512, P));
   for (int64_t b : {64, 128, 256, 512, 1024, 4096}) shapes.push_back(shape2d(b, 2 * b, P));
   for (int64_t b : {64, 128, 256}) shapes.push_back(shape2d(b, 512, P));
+  shapes.push_back(shape2d(4096, 4096, P)); // contiguous: the kernel against cudaMemcpy itself
   for (int64_t b : {8, 32}) shapes.push_back(shape3d(b, 512, P));
   for (int64_t b : {64, 256, 1024}) shapes.push_back(shape3d(b, 2 * b, P));
   if (quick) shapes.resize(4);
@@ -317,20 +333,29 @@ int main(int argc, char **argv) {
   }
 
   if (!quick) {
-    std::printf("\nunroll sweep: pack/unpack as a fraction of the ceiling (copy, or copy x "
-                "2b/(64+b)), per U\n");
+    std::printf("\nvariant sweep: pack/unpack as fractions of the ceiling (copy, or copy x "
+                "2b/(64+b)); every variant verified\n");
     auto copyTime = [&](const Shape &sh) {
       return timeMedian(reps, s, [&] {
         GPUTEST_CUDA(cudaMemcpyAsync(packed, src, sh.packed(), cudaMemcpyDeviceToDevice, s));
       });
     };
-    { const Shape sh = shape2d(4, 512, P); sweepUnroll<4, 1>(sh, src, dst, packed, s, reps, copyTime(sh)); }
-    { const Shape sh = shape2d(8, 512, P); sweepUnroll<8, 1>(sh, src, dst, packed, s, reps, copyTime(sh)); }
-    { const Shape sh = shape2d(32, 512, P); sweepUnroll<16, 1>(sh, src, dst, packed, s, reps, copyTime(sh)); }
-    { const Shape sh = shape2d(64, 128, P); sweepUnroll<16, 1>(sh, src, dst, packed, s, reps, copyTime(sh)); }
-    { const Shape sh = shape2d(64, 512, P); sweepUnroll<16, 1>(sh, src, dst, packed, s, reps, copyTime(sh)); }
-    { const Shape sh = shape2d(1024, 2048, P); sweepUnroll<16, 1>(sh, src, dst, packed, s, reps, copyTime(sh)); }
-    { const Shape sh = shape3d(32, 512, P); sweepUnroll<16, 2>(sh, src, dst, packed, s, reps, copyTime(sh)); }
+    auto sweep1 = [&](auto w, const Shape &sh) {
+      sweepVariants<decltype(w)::value, 1>(sh, src, dst, packed, ref, repacked, dBad, s, reps,
+                                           copyTime(sh));
+    };
+    sweep1(std::integral_constant<int, 4>{}, shape2d(4, 512, P));
+    sweep1(std::integral_constant<int, 8>{}, shape2d(8, 512, P));
+    sweep1(std::integral_constant<int, 16>{}, shape2d(16, 512, P));
+    sweep1(std::integral_constant<int, 16>{}, shape2d(32, 512, P));
+    sweep1(std::integral_constant<int, 16>{}, shape2d(64, 128, P));
+    sweep1(std::integral_constant<int, 16>{}, shape2d(64, 512, P));
+    sweep1(std::integral_constant<int, 16>{}, shape2d(128, 256, P));
+    sweep1(std::integral_constant<int, 16>{}, shape2d(1024, 2048, P));
+    {
+      const Shape sh = shape3d(32, 512, P);
+      sweepVariants<16, 2>(sh, src, dst, packed, ref, repacked, dBad, s, reps, copyTime(sh));
+    }
   }
 
   // Latency: host call to data ready.

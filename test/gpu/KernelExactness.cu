@@ -62,19 +62,20 @@ void checkShape(const StridedBlock &shape, int64_t count, int baseMis, int packe
   const int64_t packedBuf = packedBytes + 2 * kGuard + 16;
   GPUTEST_CUDA(cudaMalloc(&dStrided, bufBytes));
   GPUTEST_CUDA(cudaMalloc(&dPacked, packedBuf));
-  GPUTEST_CUDA(cudaMemcpy(dStrided, hStrided.data(), bufBytes, cudaMemcpyHostToDevice));
+  GPUTEST_CUDA(cudaMemcpyAsync(dStrided, hStrided.data(), bufBytes, cudaMemcpyHostToDevice, s));
 
   // pack
   std::vector<unsigned char> want(packedBuf, kPoisonPacked), got(packedBuf);
   packStrided(shape, count, hStrided.data() + baseOffset, want.data() + kGuard + packedMis);
-  GPUTEST_CUDA(cudaMemset(dPacked, kPoisonPacked, packedBuf));
+  GPUTEST_CUDA(cudaMemsetAsync(dPacked, kPoisonPacked, packedBuf, s));
   tempi_result r = device::pack(plan, dStrided + baseOffset, count, dPacked + kGuard + packedMis, s);
   if (r != TEMPI_SUCCESS) {
     std::printf("FAIL %s: pack returned %d\n", name.c_str(), int(r));
     ++failures;
   }
   GPUTEST_CUDA(cudaStreamSynchronize(s));
-  GPUTEST_CUDA(cudaMemcpy(got.data(), dPacked, packedBuf, cudaMemcpyDeviceToHost));
+  GPUTEST_CUDA(cudaMemcpyAsync(got.data(), dPacked, packedBuf, cudaMemcpyDeviceToHost, s));
+    GPUTEST_CUDA(cudaStreamSynchronize(s));
   sameBytes(want, got, "pack " + name);
 
   // unpack random packed bytes into a poisoned strided buffer
@@ -82,15 +83,16 @@ void checkShape(const StridedBlock &shape, int64_t count, int baseMis, int packe
   fillRandom(src, rng);
   std::vector<unsigned char> wantS(bufBytes, kPoisonStrided), gotS(bufBytes);
   unpackStrided(shape, count, src.data() + kGuard + packedMis, wantS.data() + baseOffset);
-  GPUTEST_CUDA(cudaMemcpy(dPacked, src.data(), packedBuf, cudaMemcpyHostToDevice));
-  GPUTEST_CUDA(cudaMemset(dStrided, kPoisonStrided, bufBytes));
+  GPUTEST_CUDA(cudaMemcpyAsync(dPacked, src.data(), packedBuf, cudaMemcpyHostToDevice, s));
+  GPUTEST_CUDA(cudaMemsetAsync(dStrided, kPoisonStrided, bufBytes, s));
   r = device::unpack(plan, dStrided + baseOffset, dPacked + kGuard + packedMis, count, s);
   if (r != TEMPI_SUCCESS) {
     std::printf("FAIL %s: unpack returned %d\n", name.c_str(), int(r));
     ++failures;
   }
   GPUTEST_CUDA(cudaStreamSynchronize(s));
-  GPUTEST_CUDA(cudaMemcpy(gotS.data(), dStrided, bufBytes, cudaMemcpyDeviceToHost));
+  GPUTEST_CUDA(cudaMemcpyAsync(gotS.data(), dStrided, bufBytes, cudaMemcpyDeviceToHost, s));
+    GPUTEST_CUDA(cudaStreamSynchronize(s));
   sameBytes(wantS, gotS, "unpack " + name);
 
   GPUTEST_CUDA(cudaFree(dStrided));
@@ -109,7 +111,7 @@ int staticCalls = 0;
     return kernels::unpackStatic<__VA_ARGS__>(b, p, n, static_cast<cudaStream_t>(s));             \
   }
 STATIC_PAIR(s1, 4, 0, 4, 8192, 16, 512)
-STATIC_PAIR(s2, 16, 16, 64, 1 << 20, 128, 1024, 8, -65536)
+STATIC_PAIR(s2, 16, 16, 64, 1 << 21, 128, 1024, 8, -131072)
 STATIC_PAIR(s3, 8, -8, 24, 4096, 3, 32, 2, 128, 2, -512, 3, 1024)
 STATIC_PAIR(s4, 1, 3, 3, 40, 5, 7)
 STATIC_PAIR(s5, 16, 0, 256, 256)
@@ -132,7 +134,7 @@ void checkStatic(std::mt19937_64 &rng, cudaStream_t s) {
   };
   const Case cases[] = {
       {shapeOf(0, 4, 8192, {{16, 512}}), s1_pack, s1_unpack},
-      {shapeOf(16, 64, 1 << 20, {{128, 1024}, {8, -65536}}), s2_pack, s2_unpack},
+      {shapeOf(16, 64, 1 << 21, {{128, 1024}, {8, -131072}}), s2_pack, s2_unpack},
       {shapeOf(-8, 24, 4096, {{3, 32}, {2, 128}, {2, -512}, {3, 1024}}), s3_pack, s3_unpack},
       {shapeOf(3, 3, 40, {{5, 7}}), s4_pack, s4_unpack},
       {shapeOf(0, 256, 256, {}), s5_pack, s5_unpack},
@@ -219,21 +221,23 @@ void checkBlockLists(int lists, std::mt19937_64 &rng, cudaStream_t s) {
     unsigned char *d = nullptr, *p = nullptr;
     GPUTEST_CUDA(cudaMalloc(&d, span));
     GPUTEST_CUDA(cudaMalloc(&p, packedBytes));
-    GPUTEST_CUDA(cudaMemcpy(d, h.data(), span, cudaMemcpyHostToDevice));
-    GPUTEST_CUDA(cudaMemset(p, kPoisonPacked, packedBytes));
+    GPUTEST_CUDA(cudaMemcpyAsync(d, h.data(), span, cudaMemcpyHostToDevice, s));
+    GPUTEST_CUDA(cudaMemsetAsync(p, kPoisonPacked, packedBytes, s));
     if (device::packBlocks(l, d + mis, count, p + pmis, s) != TEMPI_SUCCESS) ++failures;
     GPUTEST_CUDA(cudaStreamSynchronize(s));
-    GPUTEST_CUDA(cudaMemcpy(got.data(), p, packedBytes, cudaMemcpyDeviceToHost));
+    GPUTEST_CUDA(cudaMemcpyAsync(got.data(), p, packedBytes, cudaMemcpyDeviceToHost, s));
+    GPUTEST_CUDA(cudaStreamSynchronize(s));
     sameBytes(want, got, "packBlocks #" + std::to_string(t));
 
     std::vector<unsigned char> src(packedBytes), wantS(span, kPoisonStrided), gotS(span);
     fillRandom(src, rng);
     hostUnpackBlocks(l, count, src.data() + pmis, wantS.data() + mis);
-    GPUTEST_CUDA(cudaMemcpy(p, src.data(), packedBytes, cudaMemcpyHostToDevice));
-    GPUTEST_CUDA(cudaMemset(d, kPoisonStrided, span));
+    GPUTEST_CUDA(cudaMemcpyAsync(p, src.data(), packedBytes, cudaMemcpyHostToDevice, s));
+    GPUTEST_CUDA(cudaMemsetAsync(d, kPoisonStrided, span, s));
     if (device::unpackBlocks(l, d + mis, p + pmis, count, s) != TEMPI_SUCCESS) ++failures;
     GPUTEST_CUDA(cudaStreamSynchronize(s));
-    GPUTEST_CUDA(cudaMemcpy(gotS.data(), d, span, cudaMemcpyDeviceToHost));
+    GPUTEST_CUDA(cudaMemcpyAsync(gotS.data(), d, span, cudaMemcpyDeviceToHost, s));
+    GPUTEST_CUDA(cudaStreamSynchronize(s));
     sameBytes(wantS, gotS, "unpackBlocks #" + std::to_string(t));
     GPUTEST_CUDA(cudaFree(d));
     GPUTEST_CUDA(cudaFree(p));

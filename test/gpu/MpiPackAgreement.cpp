@@ -86,12 +86,13 @@ int main(int argc, char **argv) {
     unsigned char *d = nullptr, *p = nullptr;
     GPUTEST_CUDA(cudaMalloc(&d, bufBytes));
     GPUTEST_CUDA(cudaMalloc(&p, packedBuf));
-    GPUTEST_CUDA(cudaMemcpy(d, h.data(), bufBytes, cudaMemcpyHostToDevice));
-    GPUTEST_CUDA(cudaMemset(p, 0xA5, packedBuf));
+    GPUTEST_CUDA(cudaMemcpyAsync(d, h.data(), bufBytes, cudaMemcpyHostToDevice, s));
+    GPUTEST_CUDA(cudaMemsetAsync(p, 0xA5, packedBuf, s));
     const KernelPlan plan = makePlan(shape);
     if (device::pack(plan, d + baseOff, count, p + pmis, s) != TEMPI_SUCCESS) ++failures;
     GPUTEST_CUDA(cudaStreamSynchronize(s));
-    GPUTEST_CUDA(cudaMemcpy(got.data(), p, packedBuf, cudaMemcpyDeviceToHost));
+    GPUTEST_CUDA(cudaMemcpyAsync(got.data(), p, packedBuf, cudaMemcpyDeviceToHost, s));
+    GPUTEST_CUDA(cudaStreamSynchronize(s));
     if (position != packedBytes || want != got) {
       std::printf("FAIL #%d pack: %s count %d base+%d packed+%d (MPI packed %d bytes)\n", t,
                   printStrided(shape).c_str(), count, mis, pmis, position);
@@ -104,11 +105,12 @@ int main(int argc, char **argv) {
     position = 0;
     MPI_Unpack(src.data() + pmis, int(packedBytes), &position, wantS.data() + baseOff, count,
                type, MPI_COMM_SELF);
-    GPUTEST_CUDA(cudaMemcpy(p, src.data(), packedBuf, cudaMemcpyHostToDevice));
-    GPUTEST_CUDA(cudaMemset(d, 0x5A, bufBytes));
+    GPUTEST_CUDA(cudaMemcpyAsync(p, src.data(), packedBuf, cudaMemcpyHostToDevice, s));
+    GPUTEST_CUDA(cudaMemsetAsync(d, 0x5A, bufBytes, s));
     if (device::unpack(plan, d + baseOff, p + pmis, count, s) != TEMPI_SUCCESS) ++failures;
     GPUTEST_CUDA(cudaStreamSynchronize(s));
-    GPUTEST_CUDA(cudaMemcpy(gotS.data(), d, bufBytes, cudaMemcpyDeviceToHost));
+    GPUTEST_CUDA(cudaMemcpyAsync(gotS.data(), d, bufBytes, cudaMemcpyDeviceToHost, s));
+    GPUTEST_CUDA(cudaStreamSynchronize(s));
     if (wantS != gotS) {
       std::printf("FAIL #%d unpack: %s count %d base+%d packed+%d\n", t,
                   printStrided(shape).c_str(), count, mis, pmis);

@@ -9,7 +9,8 @@
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 OUT="${OUT:-/tmp/tempi-gpu}"
-mkdir -p "$OUT"
+LOG="$OUT/logs"   # one log per step; packed into $OUT/logs.tar.gz at the end
+mkdir -p "$LOG"
 cd "$ROOT"
 export PATH="/usr/local/cuda/bin:$PATH"
 JOBS="$(nproc)"
@@ -17,12 +18,12 @@ GEN=""; command -v ninja >/dev/null && GEN="-G Ninja"
 status=0
 summary=()
 note() { summary+=("$1"); echo "== $1"; }
-run() { # name, command...: runs, logs to $OUT/name.log, records PASS/FAIL/SKIP
+run() { # name, command...: runs, logs to $LOG/name.log, records PASS/FAIL/SKIP
   local name="$1"; shift
   local t0=$SECONDS
-  "$@" >"$OUT/$name.log" 2>&1
+  "$@" >"$LOG/$name.log" 2>&1
   local rc=$?
-  tail -25 "$OUT/$name.log"
+  tail -"${TAILN:-25}" "$LOG/$name.log"
   case $rc in
     0) note "PASS $name ($((SECONDS - t0)) s)";;
     77) note "SKIP $name";;
@@ -33,18 +34,18 @@ run() { # name, command...: runs, logs to $OUT/name.log, records PASS/FAIL/SKIP
 { date -u; nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm,clocks.max.mem --format=csv; nvcc --version | tail -1; cmake --version | head -1; mpicxx --version | head -1; } | tee "$OUT/machine.txt"
 
 # Build A: system MPI. Build B (background): MPICH wheel, the MPI agreement test only.
-cmake -S test/gpu -B build-gpu $GEN -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; note "FAIL configure"; exit 1; }
+cmake -S test/gpu -B build-gpu $GEN -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 >"$LOG/configure.log" 2>&1 || { tail -30 "$LOG/configure.log"; note "FAIL configure"; exit 1; }
 if [ -x .mpich/bin/mpicxx ]; then
   ( export PATH="$ROOT/.mpich/bin:$PATH"
     cmake -S test/gpu -B build-gpu-mpich $GEN -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
       -DMPI_C_COMPILER="$ROOT/.mpich/bin/mpicc" -DMPI_CXX_COMPILER="$ROOT/.mpich/bin/mpicxx" &&
-    cmake --build build-gpu-mpich -j "$((JOBS / 2))" --target tempi-gpu-mpi-pack ) >"$OUT/build-mpich.log" 2>&1 &
+    cmake --build build-gpu-mpich -j "$((JOBS / 2))" --target tempi-gpu-mpi-pack ) >"$LOG/build-mpich.log" 2>&1 &
   mpich_pid=$!
 fi
-if ! cmake --build build-gpu -j "$JOBS" >"$OUT/build.log" 2>&1; then
-  grep -E "error" "$OUT/build.log" | head -30; note "FAIL build"; exit 1
+if ! cmake --build build-gpu -j "$JOBS" >"$LOG/build.log" 2>&1; then
+  grep -E "error" "$LOG/build.log" | head -30; note "FAIL build"; exit 1
 fi
-grep -E "registers|spill" "$OUT/build.log" | sort | uniq -c | sort -rn | head -5 >"$OUT/ptxas.txt" || true
+grep -E "registers|spill" "$LOG/build.log" | sort | uniq -c | sort -rn | head -5 >"$LOG/ptxas.txt" || true
 B=build-gpu/bin
 
 run index-host $B/tempi-kernel-index-host 2000
@@ -55,15 +56,16 @@ if [ -n "${mpich_pid:-}" ]; then
     run mpi-pack-mpich env LD_LIBRARY_PATH="$ROOT/.mpich/lib:$ROOT/.mpich/lib/mpich:${LD_LIBRARY_PATH:-}" \
       "$ROOT/.mpich/bin/mpiexec" -n 1 build-gpu-mpich/bin/tempi-gpu-mpi-pack 10000
   else
-    tail -20 "$OUT/build-mpich.log"; note "FAIL build against MPICH"; status=1
+    tail -20 "$LOG/build-mpich.log"; note "FAIL build against MPICH"; status=1
   fi
 fi
-run bench $B/tempi-bench-pack --csv "$OUT/bench.csv"
+TAILN=80 run bench $B/tempi-bench-pack --csv "$OUT/bench.csv"
 if command -v compute-sanitizer >/dev/null; then
   run memcheck compute-sanitizer --tool memcheck --error-exitcode 9 $B/tempi-gpu-exactness 150 --no-large
   run racecheck compute-sanitizer --tool racecheck --error-exitcode 9 $B/tempi-gpu-exactness 40 --no-large
 fi
 run measure mpirun --allow-run-as-root --oversubscribe -n 2 $B/tempi-measure --out "$OUT/model.txt"
 
-echo; echo "== summary"; printf '%s\n' "${summary[@]}"
+echo; echo "== summary"; printf '%s\n' "${summary[@]}" | tee "$OUT/summary.txt"
+tar czf "$OUT/logs.tar.gz" -C "$OUT" logs && rm -rf "$LOG"
 exit $status

@@ -209,8 +209,27 @@ template <int W, int64_t Start, int64_t Bytes, int64_t Extent, int64_t... Dims> 
   }
 };
 
+/// Cache policy of the strided kernel's accesses (a parameter so tempi-bench-pack can compare):
+/// kCacheDefault plain loads and stores; kStreamLoads loads with ld.global.cs (evict first);
+/// kStreamStores stores with st.global.cs; both bits for both.
+enum : int { kCacheDefault = 0, kStreamLoads = 1, kStreamStores = 2 };
+
+template <int Cache, class T> __device__ __forceinline__ T loadWord(const unsigned char *p) {
+  if constexpr (Cache & kStreamLoads)
+    return __ldcs(reinterpret_cast<const T *>(p));
+  else
+    return *reinterpret_cast<const T *>(p);
+}
+template <int Cache, class T> __device__ __forceinline__ void storeWord(unsigned char *p, T v) {
+  if constexpr (Cache & kStreamStores)
+    __stcs(reinterpret_cast<T *>(p), v);
+  else
+    *reinterpret_cast<T *>(p) = v;
+}
+
 /// The strided kernel: Pack moves strided -> packed, otherwise packed -> strided.
-template <int W, bool Pack, class Idx, class Shape, int U = unrollFor<W>()>
+template <int W, bool Pack, class Idx, class Shape, int U = unrollFor<W>(),
+          int Cache = kCacheDefault>
 __global__ void __launch_bounds__(kThreads, 4)
     stridedKernel(const __grid_constant__ Shape shape, unsigned char *__restrict__ strided,
                   unsigned char *__restrict__ packed, Idx n) {
@@ -226,9 +245,9 @@ __global__ void __launch_bounds__(kThreads, 4)
       if (i < n) {
         off[k] = shape.template offset<W>(i);
         if constexpr (Pack)
-          v[k] = *reinterpret_cast<const T *>(strided + off[k]);
+          v[k] = loadWord<Cache, T>(strided + off[k]);
         else
-          v[k] = *reinterpret_cast<const T *>(packed + static_cast<int64_t>(i) * W);
+          v[k] = loadWord<Cache, T>(packed + static_cast<int64_t>(i) * W);
       }
     }
 #pragma unroll
@@ -236,9 +255,9 @@ __global__ void __launch_bounds__(kThreads, 4)
       const Idx i = first + k * step;
       if (i < n) {
         if constexpr (Pack)
-          *reinterpret_cast<T *>(packed + static_cast<int64_t>(i) * W) = v[k];
+          storeWord<Cache, T>(packed + static_cast<int64_t>(i) * W, v[k]);
         else
-          *reinterpret_cast<T *>(strided + off[k]) = v[k];
+          storeWord<Cache, T>(strided + off[k], v[k]);
       }
     }
   }
@@ -275,18 +294,20 @@ template <class Kernel> inline int residentBlocks(Kernel k) {
   return blocks;
 }
 
-/// U (words in flight per thread) is a parameter only so that tempi-bench-pack can sweep it.
-template <int W, bool Pack, class Idx, class Shape, int U = unrollFor<W>()>
+/// U (words in flight per thread), Cache and waves are parameters only so that tempi-bench-pack
+/// can compare choices. The grid: one thread per word for small objects (spreading a small pack
+/// over many multiprocessors keeps its latency down), at most `waves` full waves of resident
+/// blocks for large ones (each thread then loops, U words at a time).
+template <int W, bool Pack, class Idx, class Shape, int U = unrollFor<W>(),
+          int Cache = kCacheDefault>
 tempi_result launchStrided(const Shape &shape, void *strided, void *packed, uint64_t words,
-                           cudaStream_t s) {
+                           cudaStream_t s, unsigned waves = 1) {
   if (words == 0) return TEMPI_SUCCESS;
-  auto kernel = stridedKernel<W, Pack, Idx, Shape, U>;
+  auto kernel = stridedKernel<W, Pack, Idx, Shape, U, Cache>;
   static const int resident = residentBlocks(kernel);
-  // enough blocks for every word once (U words a thread), at most one full wave of the GPU
-  constexpr uint64_t perBlock = uint64_t{kThreads} * U;
-  const uint64_t needed = (words + perBlock - 1) / perBlock;
-  const uint64_t wave = uint64_t(multiprocessors()) * uint64_t(resident);
-  const unsigned grid = static_cast<unsigned>(needed < wave ? needed : wave);
+  const uint64_t needed = (words + kThreads - 1) / kThreads;
+  const uint64_t cap = uint64_t(multiprocessors()) * uint64_t(resident) * waves;
+  const unsigned grid = static_cast<unsigned>(needed < cap ? needed : cap);
   kernel<<<grid, kThreads, 0, s>>>(shape, static_cast<unsigned char *>(strided),
                                    static_cast<unsigned char *>(packed), static_cast<Idx>(words));
   TEMPI_CUDA_CHECK(cudaGetLastError());
