@@ -4,6 +4,7 @@
 
 #include "tool/driver/KernelCache.h"
 #include "tool/driver/Process.h"
+#include "tool/driver/RewriteCache.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -60,6 +61,9 @@ private:
   /// The command's arguments for `s` alone: other sources left out, `s` spelled as `path`.
   std::vector<std::string> argsForOne(const SourceState &s, const std::string &path) const;
   void startSpeculation(SourceState &s, size_t ordinal);
+  std::vector<std::string> rewriteArgv(const SourceState &s, bool withOutputs);
+  bool fromRewriteCache(SourceState &s, size_t ordinal);
+  void storeInRewriteCache(const SourceState &s);
   void abandonSpeculation(SourceState &s);
   void compileKernels(SourceState &s);
   int compileOnly();
@@ -181,6 +185,8 @@ int Pipeline::run() {
   for (size_t i = 0; i < sources_.size(); ++i) {
     if (cfg_.runLint)
       runLintOn(sources_[i]);
+    if (candidate[i] && fromRewriteCache(sources_[i], i))
+      continue;
     if (candidate[i] && cl_.action == Action::Compile && !cfg_.show)
       startSpeculation(sources_[i], i);
     if (candidate[i])
@@ -339,20 +345,11 @@ void Pipeline::runLintOn(const SourceState &s) {
   runStep(argv, false, nullptr);
 }
 
-void Pipeline::analyze(SourceState &s, size_t ordinal) {
-  if (cfg_.rewrite.empty()) {
-    fail(s, "tempi-rewrite was not found next to " + cfg_.self + " (set TEMPI_REWRITE)", "");
-    return;
-  }
-  std::string dir = temp_ + "/" + std::to_string(ordinal);
-  if (mkdir(dir.c_str(), 0700) != 0) {
-    fail(s, "cannot create " + dir + ": " + std::strerror(errno), "");
-    return;
-  }
-  s.rewrittenPath = dir + "/" + baseName(s.original);
-  s.kernelSource = dir + "/" + stem(s.original) + ".tempi.cu";
-  std::vector<std::string> argv = {cfg_.rewrite, s.original, "-o", s.rewrittenPath,
-                                   "--kernels-out=" + s.kernelSource, "--"};
+std::vector<std::string> Pipeline::rewriteArgv(const SourceState &s, bool withOutputs) {
+  std::vector<std::string> argv = {cfg_.rewrite, s.original};
+  if (withOutputs)
+    argv.insert(argv.end(), {"-o", s.rewrittenPath, "--kernels-out=" + s.kernelSource});
+  argv.push_back("--");
   bool forcedLang = false;
   for (const auto &f : cl_.frontEndFlags) {
     argv.push_back(f);
@@ -366,6 +363,64 @@ void Pipeline::analyze(SourceState &s, size_t ordinal) {
   }
   for (const auto &f : mpiFrontEndFlags())
     argv.push_back(f);
+  return argv;
+}
+
+bool Pipeline::fromRewriteCache(SourceState &s, size_t ordinal) {
+  std::string text;
+  if (cfg_.show || cfg_.rewrite.empty() || cfg_.cacheDir.empty() || !readFile(s.original, text))
+    return false;
+  CachedRewrite hit;
+  if (!lookupRewrite(KernelCache(cfg_.cacheDir), rewriteKey(cfg_.rewrite, rewriteArgv(s, false), text),
+                     hit))
+    return false;
+  std::string dir = temp_ + "/" + std::to_string(ordinal);
+  if (mkdir(dir.c_str(), 0700) != 0)
+    return false;
+  s.rewrittenPath = dir + "/" + baseName(s.original);
+  s.kernelSource = dir + "/" + stem(s.original) + ".tempi.cu";
+  if (!writeFile(s.rewrittenPath, hit.rewritten) || !writeFile(s.kernelSource, hit.kernels))
+    return false;
+  if (cfg_.verbose)
+    std::cerr << "+ # tempi-rewrite output for " << s.original << " from the cache in "
+              << cfg_.cacheDir << "\n";
+  s.rewritten = true;
+  s.kernelCount = hit.kernels.empty() ? 0 : kernelCountOf(hit.kernels);
+  return true;
+}
+
+void Pipeline::storeInRewriteCache(const SourceState &s) {
+  std::string text;
+  CachedRewrite result;
+  if (cfg_.show || cfg_.cacheDir.empty() || !readFile(s.original, text) ||
+      !readFile(s.rewrittenPath, result.rewritten))
+    return;
+  readFile(s.kernelSource, result.kernels);
+  // The headers the source includes, as the compiler finds them with the same flags.
+  std::vector<std::string> argv = {cfg_.wrapper, "-M"};
+  for (const auto &f : cl_.frontEndFlags)
+    argv.push_back(f);
+  argv.push_back(s.original);
+  RunResult deps = runProgram(argv, true, temp_);
+  if (deps.exitCode != 0)
+    return;
+  storeRewrite(KernelCache(cfg_.cacheDir), rewriteKey(cfg_.rewrite, rewriteArgv(s, false), text),
+               parseMakeDependencies(deps.output), result);
+}
+
+void Pipeline::analyze(SourceState &s, size_t ordinal) {
+  if (cfg_.rewrite.empty()) {
+    fail(s, "tempi-rewrite was not found next to " + cfg_.self + " (set TEMPI_REWRITE)", "");
+    return;
+  }
+  std::string dir = temp_ + "/" + std::to_string(ordinal);
+  if (mkdir(dir.c_str(), 0700) != 0) {
+    fail(s, "cannot create " + dir + ": " + std::strerror(errno), "");
+    return;
+  }
+  s.rewrittenPath = dir + "/" + baseName(s.original);
+  s.kernelSource = dir + "/" + stem(s.original) + ".tempi.cu";
+  std::vector<std::string> argv = rewriteArgv(s, true);
 
   if (cfg_.verbose || cfg_.show)
     (cfg_.show ? std::cout : std::cerr) << (cfg_.show ? "" : "+ ") << shellJoin(argv) << "\n";
@@ -385,6 +440,7 @@ void Pipeline::analyze(SourceState &s, size_t ordinal) {
   if (!readFile(s.original, original) || sameAsOriginal(original, rewritten))
     return; // nothing to rewrite: compiled exactly as the wrapper would
   s.rewritten = true;
+  storeInRewriteCache(s);
   std::string kernels;
   if (!readFile(s.kernelSource, kernels) || kernels.empty())
     s.kernelCount = 0;

@@ -70,6 +70,11 @@ std::string KernelCache::entryPath(const std::string &key) const {
 }
 
 bool KernelCache::lookup(const std::string &key, const std::string &object) const {
+  std::string payload;
+  return lookupBytes(key, payload) && writeFile(object, payload);
+}
+
+bool KernelCache::lookupBytes(const std::string &key, std::string &payload) const {
   std::string entry;
   if (dir_.empty() || !readFile(entryPath(key), entry))
     return false;
@@ -80,14 +85,19 @@ bool KernelCache::lookup(const std::string &key, const std::string &object) cons
   if (entry.size() < newline + 1 + keyLength ||
       entry.compare(newline + 1, keyLength, key) != 0 || keyLength != key.size())
     return false;
-  return writeFile(object, entry.substr(newline + 1 + keyLength));
+  payload = entry.substr(newline + 1 + keyLength);
+  return true;
 }
 
 bool KernelCache::store(const std::string &key, const std::string &object) const {
   std::string bytes;
-  if (dir_.empty() || !makeDirs(dir_) || !readFile(object, bytes))
+  return readFile(object, bytes) && storeBytes(key, bytes);
+}
+
+bool KernelCache::storeBytes(const std::string &key, const std::string &payload) const {
+  if (dir_.empty() || !makeDirs(dir_))
     return false;
-  return publish(std::to_string(key.size()) + "\n" + key + bytes, entryPath(key));
+  return publish(std::to_string(key.size()) + "\n" + key + payload, entryPath(key));
 }
 
 } // namespace tempi::driver

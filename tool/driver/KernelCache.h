@@ -29,6 +29,10 @@ public:
   /// written (nothing is lost: the caller still has `object`).
   bool store(const std::string &key, const std::string &object) const;
 
+  /// The same store for any bytes (the rewrite cache keeps its results here too).
+  bool lookupBytes(const std::string &key, std::string &payload) const;
+  bool storeBytes(const std::string &key, const std::string &payload) const;
+
   const std::string &directory() const { return dir_; }
 
 private:
