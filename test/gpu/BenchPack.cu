@@ -175,8 +175,8 @@ kernels::Strided toStrided(const StridedBlock &b) {
 }
 
 /// Tuning data, every variant verified: pack and unpack as fractions of the ceiling for the
-/// kernel's choices (U words in flight per thread, cache policy, grid waves). The defaults are
-/// U = 4 (W = 16) or 8, plain loads and stores, one wave.
+/// kernel's choices (U words per thread per step, cache policy, grid cap in waves). The default
+/// is U = 1, plain loads and stores, 8 waves (chosen from this sweep; docs/kernels.md).
 template <int W, int N>
 void sweepVariants(const Shape &sh, unsigned char *src, unsigned char *dst, unsigned char *packed,
                    unsigned char *ref, unsigned char *repacked, unsigned long long *dBad,
@@ -206,19 +206,21 @@ void sweepVariants(const Shape &sh, unsigned char *src, unsigned char *dst, unsi
     expectSame(repacked, ref, sh.packed(), s, std::string("sweep unpack ") + label, dBad);
     std::printf(" %s %.3f/%.3f", label, tCopy / tp / ceil, tCopy / tu / ceil);
   };
-  using I = std::integral_constant<int, kernels::unrollFor<W>()>;
   using I1 = std::integral_constant<int, 1>;
+  using I4 = std::integral_constant<int, 4>;
+  using I8 = std::integral_constant<int, 8>;
   using C0 = std::integral_constant<int, kernels::kCacheDefault>;
   using CL = std::integral_constant<int, kernels::kStreamLoads>;
   using CS = std::integral_constant<int, kernels::kStreamStores>;
   using CB = std::integral_constant<int, kernels::kStreamLoads | kernels::kStreamStores>;
-  one("dflt", I{}, C0{}, 1);
-  one("U1", I1{}, C0{}, 1);
-  one("ldcs", I{}, CL{}, 1);
-  one("stcs", I{}, CS{}, 1);
-  one("cs", I{}, CB{}, 1);
-  one("4wave", I{}, C0{}, 4);
-  one("U1x8w", I1{}, C0{}, 8);
+  one("U1w1", I1{}, C0{}, 1);
+  one("U4w1", I4{}, C0{}, 1);
+  one("U8w1", I8{}, C0{}, 1);
+  one("ldcs", I1{}, CL{}, 8);
+  one("stcs", I1{}, CS{}, 8);
+  one("cs", I1{}, CB{}, 8);
+  one("U1w4", I1{}, C0{}, 4);
+  one("U1w8=default", I1{}, C0{}, 8);
   std::printf("\n");
 }
 

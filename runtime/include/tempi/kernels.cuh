@@ -3,8 +3,8 @@
 /// runtime's generic path (runtime/src/device/) and by the kernels tempi-cc generates.
 ///
 /// A StridedBlock (passes/StridedBlock.h) packs as a flat sequence of W-byte words. Thread t of
-/// the grid handles packed words t, t+T, ..., t+(U-1)T (T threads in the grid, U words in flight per
-/// thread), then strides by U*T. For packed word i the strided source is found by peeling i with
+/// the grid handles packed word t, then strides by the T threads of the grid (a grid of up to 8
+/// waves of resident blocks; U words per step is a parameter, 1 by measurement). For packed word i the strided source is found by peeling i with
 /// divisions: first by the words per run (giving the word in the run), then by each outer count
 /// (innermost first), the last quotient being the element index (stepped by the MPI extent). So a
 /// warp always writes (pack) or reads (unpack) 32 consecutive packed words, whatever the run length,
@@ -89,8 +89,12 @@ template <> struct Word<4> { using type = unsigned int; };
 template <> struct Word<2> { using type = unsigned short; };
 template <> struct Word<1> { using type = unsigned char; };
 
-/// Words in flight per thread: enough independent loads to cover DRAM latency on short runs.
-template <int W> __host__ __device__ constexpr int unrollFor() { return W == 16 ? 4 : 8; }
+/// Words per thread per grid-stride step. Measured on an H100 (docs/kernels.md): one word a
+/// thread over a grid of up to 8 waves beat 4 or 8 words in flight per thread over one wave on
+/// every shape (DRAM parallelism comes from more warps, not from more loads per warp).
+template <int W> __host__ __device__ constexpr int unrollFor() { return 1; }
+/// Grid cap, in waves of resident blocks (see unrollFor).
+constexpr unsigned kDefaultWaves = 8;
 
 /// n / d and n % d for a divisor fixed at launch, by multiply and shift (valid for n < 2^31).
 struct FastDivmod {
@@ -295,13 +299,13 @@ template <class Kernel> inline int residentBlocks(Kernel k) {
 }
 
 /// U (words in flight per thread), Cache and waves are parameters only so that tempi-bench-pack
-/// can compare choices. The grid: one thread per word for small objects (spreading a small pack
-/// over many multiprocessors keeps its latency down), at most `waves` full waves of resident
-/// blocks for large ones (each thread then loops, U words at a time).
+/// can compare choices. The grid: one thread per word up to `waves` full waves of resident blocks
+/// (a small pack spreads over many multiprocessors, which keeps its latency down); beyond that
+/// each thread loops, U words at a time.
 template <int W, bool Pack, class Idx, class Shape, int U = unrollFor<W>(),
           int Cache = kCacheDefault>
 tempi_result launchStrided(const Shape &shape, void *strided, void *packed, uint64_t words,
-                           cudaStream_t s, unsigned waves = 1) {
+                           cudaStream_t s, unsigned waves = kDefaultWaves) {
   if (words == 0) return TEMPI_SUCCESS;
   auto kernel = stridedKernel<W, Pack, Idx, Shape, U, Cache>;
   static const int resident = residentBlocks(kernel);
