@@ -58,6 +58,15 @@ std::optional<Point> Evaluator::pointOf(const Stmt *s) const {
 
 std::vector<std::string> Evaluator::spellings(const Expr *e) const {
   std::vector<std::string> out;
+  // Only an atomic expression can be "spelled" as one name: a literal, a declaration, the address
+  // of one, or a negated literal (MPICH: ((MPI_Datatype)0x4c00080b), -49767; Open MPI:
+  // ((MPI_Datatype)&ompi_mpi_double)). `MPI_INT == t ? a : b` begins with MPI_INT but is not it.
+  const Expr *atom = e->IgnoreParenCasts();
+  if (const auto *uo = dyn_cast<UnaryOperator>(atom);
+      uo && (uo->getOpcode() == UO_AddrOf || uo->getOpcode() == UO_Minus))
+    atom = uo->getSubExpr()->IgnoreParenCasts();
+  if (!isa<IntegerLiteral>(atom) && !isa<DeclRefExpr>(atom))
+    return out;
   const SourceManager &sm = ctx_.getSourceManager();
   SourceLocation loc = e->getBeginLoc();
   for (int guard = 0; loc.isMacroID() && guard < 32; ++guard) {

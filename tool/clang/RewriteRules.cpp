@@ -122,7 +122,11 @@ llvm::Expected<std::vector<SiteEdit>> collectEdits(ASTContext &ctx, const Analys
       });
   MatchFinder finder;
   t.registerMatchers(&finder);
-  finder.matchAST(ctx);
+  // The rule only matches rewritten sites, so run it on those calls alone instead of traversing
+  // the whole translation unit (this keeps tempi-rewrite within 1.5x of clang -fsyntax-only).
+  for (const CallSite &site : analysis.sites)
+    if (site.rewritten())
+      finder.match(*site.call, ctx);
   if (failed)
     return std::move(err);
   llvm::consumeError(std::move(err));

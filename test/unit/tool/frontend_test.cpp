@@ -77,7 +77,7 @@ TEST(Frontend, ParameterCountIsNamed) {
   EXPECT_EQ(o.reasons[0], "count depends on 'count', a parameter of 'f'");
 }
 
-TEST(Frontend, ModifiedCounterIsNotConstant) {
+TEST(Frontend, IncrementOfProvenValueIsProven) {
   Outcome o = run(R"(void f(double *b) {
     int n = 4; MPI_Datatype t;
     n++;
