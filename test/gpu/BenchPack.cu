@@ -206,19 +206,13 @@ void sweepVariants(const Shape &sh, unsigned char *src, unsigned char *dst, unsi
     expectSame(repacked, ref, sh.packed(), s, std::string("sweep unpack ") + label, dBad);
     std::printf(" %s %.3f/%.3f", label, tCopy / tp / ceil, tCopy / tu / ceil);
   };
+  // (streaming loads/stores, st.cs/ld.cs, were measured too and lost: docs/kernels.md; dropped
+  // here to keep the build short)
   using I1 = std::integral_constant<int, 1>;
   using I4 = std::integral_constant<int, 4>;
-  using I8 = std::integral_constant<int, 8>;
   using C0 = std::integral_constant<int, kernels::kCacheDefault>;
-  using CL = std::integral_constant<int, kernels::kStreamLoads>;
-  using CS = std::integral_constant<int, kernels::kStreamStores>;
-  using CB = std::integral_constant<int, kernels::kStreamLoads | kernels::kStreamStores>;
   one("U1w1", I1{}, C0{}, 1);
   one("U4w1", I4{}, C0{}, 1);
-  one("U8w1", I8{}, C0{}, 1);
-  one("ldcs", I1{}, CL{}, 8);
-  one("stcs", I1{}, CS{}, 8);
-  one("cs", I1{}, CB{}, 8);
   one("U1w4", I1{}, C0{}, 4);
   one("U1w8=default", I1{}, C0{}, 8);
   std::printf("\n");
