@@ -272,6 +272,7 @@ void row(Ctx &c, const Shape &s, uint32_t seed) {
       int p = 0;
       MPI_Pack(c.hin + s.offset, s.count, types[f], c.hchk, (int)packed, &p, MPI_COMM_SELF);
       CK(cudaMemset(c.dout, 0xEE, packed));
+      CK(cudaDeviceSynchronize()); // cudaMemset may still run when it returns
       int rc = MPI_Pack(in, s.count, types[f], c.dout, (int)packed, &(p = 0), MPI_COMM_SELF);
       CK(cudaMemcpy(c.hout, c.dout, packed, cudaMemcpyDeviceToHost));
       bool ok = rc == MPI_SUCCESS && p == packed && memcmp(c.hout, c.hchk, packed) == 0;
@@ -280,10 +281,20 @@ void row(Ctx &c, const Shape &s, uint32_t seed) {
       p = 0;
       MPI_Unpack(c.hchk, (int)packed, &p, c.hunp + s.offset, s.count, types[f], MPI_COMM_SELF);
       CK(cudaMemset(c.dunp, 0x5A, span));
+      CK(cudaDeviceSynchronize());
       int rcu = MPI_Unpack(c.dout, (int)packed, &(p = 0), c.dunp + s.offset, s.count, types[f],
                            MPI_COMM_SELF);
       CK(cudaMemcpy(c.hin, c.dunp, span, cudaMemcpyDeviceToHost)); // hin is refreshed below
       bool uok = rcu == MPI_SUCCESS && memcmp(c.hin, c.hunp, span) == 0;
+      if (!ok || !uok) { // say where, for the runtime's authors
+        int64_t at = -1, n = !ok ? packed : span;
+        const unsigned char *x = !ok ? c.hout : c.hin, *y = !ok ? c.hchk : c.hunp;
+        for (int64_t i = 0; i < n && at < 0; ++i)
+          if (x[i] != y[i]) at = i;
+        fprintf(stderr, "bench-pack: %s %s block=%lld stride=%lld packed=%lld: %s differs first at byte %lld (got %u, want %u)\n",
+                s.family.c_str(), forms[f], (long long)s.block, (long long)s.s1, (long long)packed,
+                !ok ? "pack" : "unpack", (long long)at, at >= 0 ? x[at] : 0, at >= 0 ? y[at] : 0);
+      }
       CK(cudaMemcpy(c.hin, c.din, span, cudaMemcpyDeviceToHost));
       check = ok && uok ? "ok" : (!ok ? (rc ? "PACK-ERROR" : "PACK-WRONG")
                                       : (rcu ? "UNPACK-ERROR" : "UNPACK-WRONG"));

@@ -87,7 +87,14 @@ int halo_init(struct halo *h, const int n[3], int device, int px_fixed) {
   }
   h->slab = (size_t)h->px * wy * wz;
   size_t bytes = h->slab * HALO_Q * sizeof(double);
-  h->host = (double *)aligned_alloc(4096, (bytes + 4095) / 4096 * 4096);
+  // Device mode: a pinned mirror, so cudaMemcpy to the device has completed when it returns (from
+  // pageable memory the last DMA may still be in flight, unordered with non-default streams).
+#ifdef EX_HAVE_CUDA
+  if (device) {
+    if (cudaMallocHost((void **)&h->host, bytes) != cudaSuccess) h->host = NULL;
+  } else
+#endif
+    h->host = (double *)aligned_alloc(4096, (bytes + 4095) / 4096 * 4096);
   if (!h->host) {
     fprintf(stderr, "halo3d: cannot allocate %zu bytes of host memory\n", bytes);
     return 1;
@@ -98,9 +105,12 @@ int halo_init(struct halo *h, const int n[3], int device, int px_fixed) {
 
 void halo_free(struct halo *h) {
 #ifdef EX_HAVE_CUDA
-  if (h->device) cudaFree(h->base);
+  if (h->device) {
+    cudaFree(h->base);
+    cudaFreeHost(h->host);
+  } else
 #endif
-  free(h->host);
+    free(h->host);
   MPI_Comm_free(&h->cart);
 }
 

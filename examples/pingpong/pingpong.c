@@ -27,7 +27,11 @@ static void alloc_buffers(struct buffers *b, size_t span, int device) {
   b->host = (unsigned char *)malloc(span ? span : 1);
   b->buf = b->host;
 #ifdef EX_HAVE_CUDA
-  if (device) EX_CUDA(cudaMalloc((void **)&b->buf, span ? span : 1));
+  if (device) { // a pinned mirror: cudaMemcpy from it has completed when it returns
+    free(b->host);
+    EX_CUDA(cudaMallocHost((void **)&b->host, span ? span : 1));
+    EX_CUDA(cudaMalloc((void **)&b->buf, span ? span : 1));
+  }
 #else
   if (device) EX_DIE("pingpong: --device needs a build with CUDA");
 #endif
@@ -35,7 +39,11 @@ static void alloc_buffers(struct buffers *b, size_t span, int device) {
 
 static void free_buffers(struct buffers *b) {
 #ifdef EX_HAVE_CUDA
-  if (b->device) cudaFree(b->buf);
+  if (b->device) {
+    cudaFree(b->buf);
+    cudaFreeHost(b->host);
+    return;
+  }
 #endif
   free(b->host);
 }

@@ -54,7 +54,11 @@ int main(int argc, char **argv) {
   double *ha = (double *)malloc(elems * sizeof(double)), *hb = (double *)malloc(elems * sizeof(double));
   double *a = ha, *b = hb;
 #ifdef EX_HAVE_CUDA
-  if (device) {
+  if (device) { // pinned mirrors: cudaMemcpy from them has completed when it returns
+    free(ha);
+    free(hb);
+    EX_CUDA(cudaMallocHost((void **)&ha, elems * sizeof(double)));
+    EX_CUDA(cudaMallocHost((void **)&hb, elems * sizeof(double)));
     EX_CUDA(cudaMalloc((void **)&a, elems * sizeof(double)));
     EX_CUDA(cudaMalloc((void **)&b, elems * sizeof(double)));
   }
@@ -108,7 +112,11 @@ int main(int argc, char **argv) {
   MPI_Type_free(&column);
   MPI_Type_free(&column1);
 #ifdef EX_HAVE_CUDA
-  if (device) { cudaFree(a); cudaFree(b); }
+  if (device) {
+    cudaFree(a); cudaFree(b);
+    cudaFreeHost(ha); cudaFreeHost(hb);
+    ha = hb = NULL;
+  }
 #endif
   free(ha); free(hb); free(times);
   MPI_Finalize();
