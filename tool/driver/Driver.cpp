@@ -7,6 +7,7 @@
 #include "tool/driver/RewriteCache.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <dirent.h>
@@ -191,6 +192,8 @@ int Pipeline::run() {
       startSpeculation(sources_[i], i);
     if (candidate[i])
       analyze(sources_[i], i);
+    if (sources_[i].rewritten)
+      abandonSpeculation(sources_[i]); // free the core for nvcc and the rewritten compile
     if (fatal_)
       return 1;
   }
@@ -297,11 +300,39 @@ std::vector<std::string> Pipeline::mpiFrontEndFlags() {
   if (mpiFlags_)
     return *mpiFlags_;
   mpiFlags_.emplace();
+  // The wrapper's answer is remembered in the cache folder, keyed by the wrapper file itself
+  // (path, size, mtime), so a build does not ask it again for every source.
+  struct stat st {};
+  stat(cfg_.wrapper.c_str(), &st);
+  std::string memo;
+  if (!cfg_.cacheDir.empty()) {
+    char name[40];
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (unsigned char ch : cfg_.wrapper + "\n" + std::to_string(st.st_size) + "\n" +
+                                std::to_string(st.st_mtim.tv_sec) + "." +
+                                std::to_string(st.st_mtim.tv_nsec)) {
+      h ^= ch;
+      h *= 0x100000001b3ULL;
+    }
+    std::snprintf(name, sizeof name, "wrapper-%016llx.show", static_cast<unsigned long long>(h));
+    memo = cfg_.cacheDir + "/" + name;
+  }
   // MPICH (and Intel MPI, MVAPICH) answer -show; Open MPI answers --showme.
   for (const char *query : {"-show", "--showme"}) {
-    RunResult r = runProgram({cfg_.wrapper, query}, true, temp_.empty() ? cfg_.tempRoot : temp_);
-    if (r.exitCode != 0 || r.output.empty())
-      continue;
+    RunResult r;
+    if (!memo.empty() && readFile(memo, r.output) && !r.output.empty()) {
+      r.exitCode = 0;
+    } else {
+      r = runProgram({cfg_.wrapper, query}, true, temp_.empty() ? cfg_.tempRoot : temp_);
+      if (r.exitCode != 0 || r.output.empty())
+        continue;
+      if (!memo.empty()) { // written once the cache folder exists
+        std::string tmp = memo + ".tmp." + std::to_string(getpid());
+        if (writeFile(tmp, r.output))
+          std::rename(tmp.c_str(), memo.c_str());
+        unlink(tmp.c_str());
+      }
+    }
     std::vector<std::string> tokens;
     std::string cur;
     for (char c : r.output + " ") {
