@@ -1,7 +1,10 @@
 /// \file
-/// The per-thread non-blocking stream, synchronize, copyAsync, and finalize(). Each thread gets
-/// its own stream (cudaStreamNonBlocking, so it never waits on the legacy default stream) on
-/// first use; finalize() destroys them all, and a thread that asks again afterwards gets a fresh
+/// The per-thread stream, synchronize, copyAsync, and finalize(). Each thread gets its own
+/// stream on first use. It is a BLOCKING stream on purpose: it is ordered after work the program
+/// issued on the legacy default stream (a kernel that fills the send buffer, a cudaMemcpy from
+/// pageable memory whose DMA may still be in flight when it returns), so an MPI call sees the data
+/// the program wrote before it, as a CUDA-aware MPI would. Programs that use their own
+/// non-blocking streams must synchronize them before the MPI call, as with any CUDA-aware MPI; finalize() destroys them all, and a thread that asks again afterwards gets a fresh
 /// one (a generation counter tells it that its cached stream is gone).
 #include "runtime/src/device/Device.h"
 #include "runtime/src/device/Internal.h"
@@ -37,7 +40,7 @@ Stream defaultStream() {
   const unsigned g = generation.load(std::memory_order_acquire);
   if (mine.stream && mine.generation == g) return mine.stream;
   cudaStream_t s = nullptr;
-  if (!TEMPI_CUDA_LOG_ONLY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)))
+  if (!TEMPI_CUDA_LOG_ONLY(cudaStreamCreateWithFlags(&s, cudaStreamDefault)))
     return nullptr; // the legacy stream still works; callers pass nullptr on to CUDA
   {
     std::lock_guard<std::mutex> lock(streamsMutex);
