@@ -462,6 +462,8 @@ std::optional<Value> Evaluator::addressOf(const Expr *lv, Point at, Unresolved &
       return idx;
     if (idx->base)
       return fail(why, "uses an address as an index", loc);
+    if (ase->getType()->isVariablyModifiedType() || ase->getType()->isIncompleteType())
+      return fail(why, "is the address of an element of a variable-length array", loc);
     int64_t elem = ctx_.getTypeSizeInChars(ase->getType()).getQuantity();
     int64_t off = 0;
     if (__builtin_mul_overflow(idx->k, elem, &off) || __builtin_add_overflow(off, b->k, &off))
