@@ -8,7 +8,10 @@ void f(void) {
   int bl[8] = {2, 2, 2, 2, 2, 2, 2, 2};
   int disp[8] = {0, 8, 16, 24, 33, 40, 48, 56};
   MPI_Type_indexed(8, bl, disp, MPI_DOUBLE, &near); // tempi-warning {{'near' lists 8 blocks of which 7 follow length 16 and stride 64; 1 does not (block 4: offset 264, 16 bytes), so the whole type takes the block-list kernel instead of a strided one; send the regular part as a vector and the exceptions separately [tempi-gpu-nearly-regular]}}
-  int sizes[4] = {4, 4, 4, 4}, subsizes[4] = {2, 2, 2, 2}, starts[4] = {1, 1, 1, 1};
-  MPI_Type_create_subarray(4, sizes, subsizes, starts, MPI_ORDER_C, MPI_DOUBLE, &deep); // tempi-warning-re {{'deep' has 3 strided dimensions after every mergeable one is merged ({{.*}}): a GPU pack kernel maps the run and 2 dimensions onto its grid and loops over the other 1 [tempi-gpu-many-dims]}}
+  int sizes[5] = {4, 4, 4, 4, 4}, subsizes[5] = {2, 2, 2, 2, 2}, starts[5] = {1, 1, 1, 1, 1};
+  MPI_Type_create_subarray(5, sizes, subsizes, starts, MPI_ORDER_C, MPI_DOUBLE, &deep); // tempi-warning-re {{'deep' has 4 strided dimensions after every mergeable one is merged ({{.*}}): a GPU pack kernel maps the run and 2 dimensions onto its grid and loops over the other 2 [tempi-gpu-many-dims]}}
+  int sizes4[4] = {4, 4, 4, 4}, subsizes4[4] = {2, 2, 2, 2}, starts4[4] = {1, 1, 1, 1};
+  MPI_Datatype halo;
+  MPI_Type_create_subarray(4, sizes4, subsizes4, starts4, MPI_ORDER_C, MPI_DOUBLE, &halo);
   MPI_Type_vector(64, 4, 8, MPI_DOUBLE, &fine);
 }

@@ -5,12 +5,14 @@
 ///   gpu-tiny-blocks     contiguous runs of 1 or 2 bytes, more than one of them: every run costs a
 ///                       whole memory sector, so useful bandwidth is at most 2b/(64+b) of a copy
 ///                       (3% for 1 byte, 6% for 2).
-///   gpu-nearly-regular  an irregular flat block list (canonical form: a sequence of runs) of at
+///   gpu-nearly-regular  an irregular block list (canonical form: a sequence of runs and streams of
+///                       runs, at most 4096 runs) of at
 ///                       least 4 blocks in which at most a quarter break an otherwise regular
 ///                       (length, stride) grid: the few exceptions send the whole type to the
 ///                       block-list kernel instead of a strided one.
-///   gpu-many-dims       a canonical StridedBlock with more than 2 strided dimensions: the pack
-///                       kernel maps the run and 2 dimensions onto the grid and loops over the rest
+///   gpu-many-dims       a canonical StridedBlock with more than 3 strided dimensions: the pack
+///                       kernel maps the run and 2 dimensions onto the grid and loops over the rest;
+///                       one loop (the quantities of a 3-D halo) is normal, two or more are reported
 ///                       (passes/KernelPlan.h); every dimension left is already unmergeable.
 /// Irregular forms that are not a flat list of runs are not judged (nothing is reported).
 #include "tool/lint/CheckContext.h"
@@ -26,22 +28,44 @@ namespace tempi::lint {
 namespace {
 
 constexpr size_t kGridDims = 2; ///< strided dimensions the kernel grid maps besides the run
+constexpr size_t kMaxQuietDims = 3; ///< one loop (e.g. over the quantities of a 3-D halo) is fine
 
 struct Block {
   int64_t offset, bytes;
 };
 
-/// The runs of a canonical form that is a flat sequence of dense runs (else empty).
+constexpr size_t kMaxBlocks = 4096; ///< longer block lists are not judged
+
+/// Appends the runs of `n` shifted by `base`; false when the form is not a list of runs (a stream
+/// of sequences) or has more than kMaxBlocks of them.
+bool appendBlocks(const IRNode &n, int64_t base, std::vector<Block> &out) {
+  int64_t at = base + n.offset;
+  switch (n.kind) {
+  case IRKind::Dense:
+    if (n.bytes > 0)
+      out.push_back({at, n.bytes});
+    return out.size() <= kMaxBlocks;
+  case IRKind::Stream:
+    if (n.child->kind != IRKind::Dense || n.count < 0 ||
+        out.size() + static_cast<size_t>(n.count) > kMaxBlocks)
+      return false;
+    for (int64_t i = 0; i < n.count; ++i)
+      appendBlocks(*n.child, at + i * n.stride, out);
+    return true;
+  case IRKind::Seq:
+    for (const IRPtr &e : n.elems)
+      if (!appendBlocks(*e, at, out))
+        return false;
+    return true;
+  }
+  return false;
+}
+
+/// The runs of an irregular canonical form (a sequence at the root), or empty.
 std::vector<Block> flatBlocks(const IRNode &n) {
   std::vector<Block> out;
-  if (n.kind != IRKind::Seq)
-    return out;
-  for (const IRPtr &e : n.elems) {
-    if (e->kind != IRKind::Dense)
-      return {};
-    if (e->bytes > 0)
-      out.push_back({n.offset + e->offset, e->bytes});
-  }
+  if (n.kind != IRKind::Seq || !appendBlocks(n, 0, out))
+    return {};
   return out;
 }
 
@@ -77,7 +101,7 @@ void checkGpuShapes(const CheckContext &c, std::vector<Finding> &out) {
                 " of copy bandwidth whatever the library does; use a wider element type or a "
                 "layout with longer runs",
             c.ctx));
-      if (s.shape->dims.size() > kGridDims)
+      if (s.shape->dims.size() > kMaxQuietDims)
         out.push_back(findingAt(
             "gpu-many-dims", s.call,
             name + " has " + std::to_string(s.shape->dims.size()) +

@@ -74,7 +74,13 @@ public:
   LintFrontendAction(LintRunOptions opts, std::map<std::string, LintResult> &results)
       : opts_(opts), results_(results) {}
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &ci, StringRef file) override {
-    LintResult &r = results_[file.str()];
+    // Keyed by the real path when the file manager knows it (database entries give names
+    // relative to their directory, which the driver cannot compare with its inputs).
+    std::string key = file.str();
+    if (auto fe = ci.getFileManager().getOptionalFileRef(file))
+      if (!fe->getFileEntry().tryGetRealPathName().empty())
+        key = fe->getFileEntry().tryGetRealPathName().str();
+    LintResult &r = results_[key];
     r = LintResult{};
     return std::make_unique<LintConsumer>(opts_, r, ci.getPreprocessor());
   }

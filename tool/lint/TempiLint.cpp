@@ -93,9 +93,30 @@ int main(int argc, const char **argv) {
     errs() << "tempi-lint: error: -o is for --format=sarif (text goes to stderr)\n";
     return kCannotRun;
   }
+  // With -p and no FILE, CommonOptionsParser loads no database: load it here and lint every entry.
+  std::unique_ptr<CompilationDatabase> ownDb;
   std::vector<std::string> sources = parser->getSourcePathList();
-  if (sources.empty())
-    sources = parser->getCompilations().getAllFiles();
+  if (sources.empty()) {
+    std::string buildPath;
+    for (int i = 1; i < argc; ++i) {
+      StringRef a(argv[i]);
+      if (a == "--")
+        break;
+      if ((a == "-p" || a == "--p") && i + 1 < argc)
+        buildPath = argv[i + 1];
+      else if (a.consume_front("-p=") || a.consume_front("--p="))
+        buildPath = a.str();
+    }
+    std::string err;
+    if (!buildPath.empty())
+      ownDb = CompilationDatabase::autoDetectFromDirectory(buildPath, err);
+    if (!buildPath.empty() && !ownDb) {
+      errs() << "tempi-lint: error: " << err << "\n";
+      return kCannotRun;
+    }
+    if (ownDb)
+      sources = ownDb->getAllFiles();
+  }
   if (sources.empty()) {
     errs() << "tempi-lint: error: no input files (give FILE... -- <flags>, or -p BUILD_DIR)\n";
     return kCannotRun;
@@ -106,7 +127,7 @@ int main(int argc, const char **argv) {
       return kCannotRun;
     }
 
-  ClangTool tool(parser->getCompilations(), sources);
+  ClangTool tool(ownDb ? *ownDb : parser->getCompilations(), sources);
   tool.appendArgumentsAdjuster(tempi::frontend::tempiArgumentsAdjuster());
   std::map<std::string, tempi::lint::LintResult> results;
   tempi::lint::LintRunOptions opts;
