@@ -1,0 +1,47 @@
+# test/fuzz/ctest.cmake: the fuzz and sanitizer tests, included from test/CMakeLists.txt.
+# The binaries are built by test/fuzz/build.sh with clang-22 (ASan + UBSan, libFuzzer), outside
+# the CMake toolchain so the main build keeps its own compiler and flags; target tempi_fuzz
+# (part of ALL) rebuilds them when passes/, runtime/mpitypes/, test/oracle/, test/unit/passes/ or
+# test/fuzz/ change. Tests (label "sanitize"; all fail on any finding):
+#   fuzz-smoke        each libFuzzer target 20 s after replaying test/fuzz/regressions/
+#   sanitize-passes   every passes/ unit test (test/unit/passes) in one ASan+UBSan+LSan binary
+#   sanitize-oracle   tempi-check-types --count 2000 and every fixed case under ASan + UBSan
+# Skipped with a warning when clang++-22 or its libFuzzer runtime (libclang-rt-22-dev) is missing.
+find_program(TEMPI_FUZZ_CXX NAMES clang++-22 HINTS ${TEMPI_LLVM_PREFIX}/bin)
+set(TEMPI_FUZZ_RUNTIME "")
+if(TEMPI_FUZZ_CXX)
+  execute_process(COMMAND ${TEMPI_FUZZ_CXX} -print-resource-dir
+                  OUTPUT_VARIABLE _tempi_fuzz_res OUTPUT_STRIP_TRAILING_WHITESPACE)
+  file(GLOB TEMPI_FUZZ_RUNTIME ${_tempi_fuzz_res}/lib/*/libclang_rt.fuzzer*.a)
+endif()
+if(NOT TEMPI_FUZZ_CXX OR NOT TEMPI_FUZZ_RUNTIME OR NOT GTest_FOUND)
+  message(WARNING "clang++-22, libFuzzer (libclang-rt-22-dev) or GoogleTest missing: "
+                  "the fuzz and sanitizer tests are not registered")
+  return()
+endif()
+
+get_filename_component(_fz_root ${CMAKE_CURRENT_LIST_DIR}/../.. ABSOLUTE)
+set(_fz_src ${_fz_root}/test/fuzz)
+set(_fz_bin ${CMAKE_CURRENT_BINARY_DIR}/fuzz)
+file(GLOB _fz_deps CONFIGURE_DEPENDS
+     ${_fz_root}/passes/*.cpp ${_fz_root}/passes/*.h
+     ${_fz_root}/runtime/mpitypes/*.cpp ${_fz_root}/runtime/mpitypes/*.h
+     ${_fz_root}/test/oracle/*.cpp ${_fz_root}/test/oracle/*.h
+     ${_fz_root}/test/unit/passes/*.cpp ${_fz_src}/*.cpp ${_fz_src}/*.h ${_fz_src}/*.sh)
+set(_fz_outs ${_fz_bin}/fuzz_expr_text ${_fz_bin}/fuzz_ir_text ${_fz_bin}/fuzz_canonicalize
+             ${_fz_bin}/sanitize_passes ${_fz_bin}/sanitize_oracle)
+add_custom_command(OUTPUT ${_fz_outs}
+                   COMMAND ${CMAKE_COMMAND} -E env CXX=${TEMPI_FUZZ_CXX} ${_fz_src}/build.sh ${_fz_bin}
+                   DEPENDS ${_fz_deps}
+                   COMMENT "Building the fuzz targets and sanitizer test binaries (test/fuzz/build.sh)"
+                   USES_TERMINAL)
+add_custom_target(tempi_fuzz ALL DEPENDS ${_fz_outs})
+
+set(_fz_env ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1)
+add_test(NAME fuzz-smoke COMMAND ${_fz_src}/run.sh 20 ${_fz_bin})
+add_test(NAME sanitize-passes COMMAND ${_fz_bin}/sanitize_passes)
+add_test(NAME sanitize-oracle COMMAND ${_fz_src}/sanitize-oracle.sh ${_fz_bin} 2000)
+set_tests_properties(fuzz-smoke sanitize-passes PROPERTIES ENVIRONMENT "${_fz_env}")
+set_tests_properties(fuzz-smoke PROPERTIES LABELS "sanitize;fuzz" TIMEOUT 150)
+set_tests_properties(sanitize-passes PROPERTIES LABELS sanitize TIMEOUT 120)
+set_tests_properties(sanitize-oracle PROPERTIES LABELS "sanitize;mpi" TIMEOUT 180)

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# test/fuzz/make-seeds.sh OUTDIR: the seed corpora, one example per file, taken from the lit
+# inputs (test/passes/*.test) and the docs (docs/passes/*.md, docs/*.md):
+#   OUTDIR/expr  TypeExpr text lines (MPI_..., vector(...), subarray(...), ...)  for fuzz_expr_text
+#   OUTDIR/ir    TypeIR text lines (dense/stream/seq ...)                       for fuzz_ir_text
+#   OUTDIR/canon a few fixed byte strings (every combiner at depth 1..3)        for fuzz_canonicalize
+# plus test/fuzz/regressions/<target>/* (inputs of past findings) copied into the matching corpus.
+set -euo pipefail
+OUT=${1:?usage: test/fuzz/make-seeds.sh OUTDIR}
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+mkdir -p "$OUT/expr" "$OUT/ir" "$OUT/canon"
+SRC=("$ROOT"/test/passes/*.test "$ROOT"/docs/passes/*.md "$ROOT"/docs/*.md)
+n=0
+grep -h -E '^\s*(MPI_|dup\(|contiguous\(|vector\(|hvector\(|indexed\(|hindexed\(|indexed_block\(|hindexed_block\(|struct\(|subarray\(|darray\(|resized\()' \
+  "${SRC[@]}" 2>/dev/null | sed 's/^[[:space:]]*//' | sort -u |
+  while IFS= read -r line; do n=$((n + 1)); printf '%s' "$line" > "$OUT/expr/seed-$n"; done
+grep -h -E '^\s*(dense|stream|seq)\(' "${SRC[@]}" 2>/dev/null | sed 's/^[[:space:]]*//' | sort -u |
+  while IFS= read -r line; do n=$((n + 1)); printf '%s' "$line" > "$OUT/ir/seed-$n"; done
+# Canonicalizer: byte 0 is the depth (mod 6), then one op byte (mod 13) per level, then arguments.
+for depth in 1 2 3; do
+  for op in 0 1 2 3 4 5 6 7 8 9 10 11 12; do
+    printf "\\x$(printf %02x $depth)\\x$(printf %02x $op)\\x03\\x02\\x05\\x03\\x01\\x07\\x02\\x04\\x03\\x09\\x06\\x02\\x08" \
+      > "$OUT/canon/seed-$depth-$op"
+  done
+done
+for t in expr:fuzz_expr_text ir:fuzz_ir_text canon:fuzz_canonicalize; do
+  d=${t%%:*} target=${t#*:}
+  if [ -d "$HERE/regressions/$target" ]; then
+    cp "$HERE/regressions/$target"/* "$OUT/$d/" 2>/dev/null || true
+  fi
+done
+echo "make-seeds.sh: $(ls "$OUT/expr" | wc -l) expr, $(ls "$OUT/ir" | wc -l) ir, $(ls "$OUT/canon" | wc -l) canon seeds in $OUT"
