@@ -28,7 +28,7 @@ FLAGS="-std=c++20 -O1 -g $SAN -I$ROOT -I$HERE"
 mkdir -p "$OUT/obj"
 # MPI: the compile and link flags of MPICH's mpicc wrapper (its first word is the compiler).
 MPIFLAGS="" MPILIBS=""
-if command -v mpicc >/dev/null; then
+if command -v mpicc >/dev/null && [ -d "$ROOT/runtime/mpitypes" ] && [ -d "$ROOT/test/oracle" ]; then
   MPIFLAGS="-DMPICH_SKIP_MPICXX -DOMPI_SKIP_MPICXX $(mpicc -show | tr ' ' '\n' | grep '^-I' | tr '\n' ' ')"
   MPILIBS=$(mpicc -show | tr ' ' '\n' | grep -E '^-(L|l|Wl)' | tr '\n' ' ')
 fi
@@ -36,7 +36,7 @@ export CXX FLAGS OUT
 # Incremental: an object is rebuilt when its source, build.sh or any header it may include
 # (passes/, runtime/mpitypes/, test/oracle/, test/fuzz/) is newer than it.
 NEWEST_HEADER=$(ls -t "$0" "$ROOT"/passes/*.h "$ROOT"/runtime/mpitypes/*.h "$ROOT"/test/oracle/*.h \
-  "$HERE"/*.h 2>/dev/null | head -1)
+  "$HERE"/*.h 2>/dev/null | head -1 || true)
 compile() { # src obj extra-flags
   if [ -f "$2" ] && [ "$2" -nt "$1" ] && [ "$2" -nt "$NEWEST_HEADER" ]; then return 0; fi
   "$CXX" $FLAGS $3 -c "$1" -o "$2"

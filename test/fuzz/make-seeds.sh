@@ -10,12 +10,15 @@ OUT=${1:?usage: test/fuzz/make-seeds.sh OUTDIR}
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 mkdir -p "$OUT/expr" "$OUT/ir" "$OUT/canon"
-SRC=("$ROOT"/test/passes/*.test "$ROOT"/docs/passes/*.md "$ROOT"/docs/*.md)
+shopt -s nullglob
+SRC=("$ROOT"/test/passes/*.test "$ROOT"/docs/passes/*.md "$ROOT"/docs/*.md /dev/null)
 n=0
-grep -h -E '^\s*(MPI_|dup\(|contiguous\(|vector\(|hvector\(|indexed\(|hindexed\(|indexed_block\(|hindexed_block\(|struct\(|subarray\(|darray\(|resized\()' \
-  "${SRC[@]}" 2>/dev/null | sed 's/^[[:space:]]*//' | sort -u |
+EXPR_RE='^\s*(MPI_|dup\(|contiguous\(|vector\(|hvector\(|indexed\(|hindexed\(|indexed_block\(|hindexed_block\(|struct\(|subarray\(|darray\(|resized\()'
+IR_RE='^\s*(dense|stream|seq)\('
+lines() { grep -h -E "$1" "${SRC[@]}" | sed 's/^[[:space:]]*//' | sort -u || true; }
+lines "$EXPR_RE" |
   while IFS= read -r line; do n=$((n + 1)); printf '%s' "$line" > "$OUT/expr/seed-$n"; done
-grep -h -E '^\s*(dense|stream|seq)\(' "${SRC[@]}" 2>/dev/null | sed 's/^[[:space:]]*//' | sort -u |
+lines "$IR_RE" |
   while IFS= read -r line; do n=$((n + 1)); printf '%s' "$line" > "$OUT/ir/seed-$n"; done
 # Canonicalizer: byte 0 is the depth (mod 6), then one op byte (mod 13) per level, then arguments.
 for depth in 1 2 3; do
