@@ -72,6 +72,10 @@ std::vector<Finding> runChecks(ASTContext &ctx, const LintOptions &options) {
   checkInvalidDatatype(c, out);
   checkGpuShapes(c, out);
   checkDeviceBuffers(c, out);
+  std::erase_if(out, [&](const Finding &f) {
+    return std::find(options.disabled.begin(), options.disabled.end(), f.check->name) !=
+           options.disabled.end();
+  });
   const SourceManager &sm = ctx.getSourceManager();
   std::stable_sort(out.begin(), out.end(), [&](const Finding &a, const Finding &b) {
     return sm.isBeforeInTranslationUnit(a.loc, b.loc);

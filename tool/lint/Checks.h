@@ -56,6 +56,8 @@ struct LintOptions {
   bool builtWithTempi = false;
   /// The MPI is CUDA-aware (also assumed when the TU defines MPIX_CUDA_AWARE_SUPPORT to 1).
   bool mpiCudaAware = false;
+  /// Checks not to report, by name without the "tempi-" prefix (--disable=a,b).
+  std::vector<std::string> disabled;
 };
 
 /// Runs every check over the main file of a parsed translation unit; findings in source order.

@@ -44,6 +44,11 @@ cl::opt<bool> builtWithTempi("tempi",
                              cl::cat(category));
 cl::opt<bool> mpiCudaAware("mpi-cuda-aware", cl::desc("The MPI accepts device buffers"),
                            cl::cat(category));
+cl::list<std::string> disabledChecks(
+    "disable", cl::CommaSeparated, cl::value_desc("check,..."),
+    cl::desc("Do not report these checks (names as --list-checks prints them, with or without "
+             "the tempi- prefix)"),
+    cl::cat(category));
 cl::opt<bool> listChecks("list-checks", cl::desc("Print every check's name and title, then exit"),
                          cl::cat(category));
 
@@ -133,6 +138,14 @@ int main(int argc, const char **argv) {
   tempi::lint::LintRunOptions opts;
   opts.checks.builtWithTempi = builtWithTempi;
   opts.checks.mpiCudaAware = mpiCudaAware;
+  for (std::string name : disabledChecks) {
+    if (StringRef(name).starts_with("tempi-")) name = name.substr(6);
+    if (!tempi::lint::findCheck(name)) {
+      errs() << "tempi-lint: error: unknown check '" << name << "' in --disable (see --list-checks)\n";
+      return kCannotRun;
+    }
+    opts.checks.disabled.push_back(name);
+  }
   opts.emitDiagnostics = outputFormat == "text";
   int rc = tool.run(tempi::lint::newLintActionFactory(opts, results).get());
 
