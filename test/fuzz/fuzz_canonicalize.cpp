@@ -145,23 +145,25 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       lo < -kMaxSpan || hi > kMaxSpan)
     return 0;
 
-  std::string what = "type " + printExpr(*e) + "\n  raw " + printIR(*raw);
   Blocks raw1, raw2;
   if (!blocksOf(*raw, 1, raw1) || !blocksOf(*raw, 2, raw2))
     return 0;
 
   IRPtr canon = canonicalize(raw);
-  what += "\n  canonical " + printIR(*canon);
-  FUZZ_CHECK(canon->layout == L, "canonicalize changed the root layout: " + what);
+  // The failure report, built only when a check fails (printing costs more than the checks).
+  auto what = [&] {
+    return "type " + printExpr(*e) + "\n  raw " + printIR(*raw) + "\n  canonical " + printIR(*canon);
+  };
+  FUZZ_CHECK(canon->layout == L, "canonicalize changed the root layout: " + what());
   Blocks c1, c2;
-  FUZZ_CHECK(blocksOf(*canon, 1, c1) && c1 == raw1, "byte ranges (count 1) differ: " + what);
-  FUZZ_CHECK(blocksOf(*canon, 2, c2) && c2 == raw2, "byte ranges (count 2) differ: " + what);
+  FUZZ_CHECK(blocksOf(*canon, 1, c1) && c1 == raw1, "byte ranges (count 1) differ: " + what());
+  FUZZ_CHECK(blocksOf(*canon, 2, c2) && c2 == raw2, "byte ranges (count 2) differ: " + what());
 
   IRPtr twice = canonicalize(canon);
-  FUZZ_CHECK(equalIR(*twice, *canon), "canonicalize is not idempotent: " + what +
+  FUZZ_CHECK(equalIR(*twice, *canon), "canonicalize is not idempotent: " + what() +
                                           "\n  twice " + printIR(*twice));
   Result<IRPtr> reparsed = parseIR(printIR(*canon));
-  FUZZ_CHECK(reparsed && equalIR(**reparsed, *canon), "canonical IR text does not round-trip: " + what);
+  FUZZ_CHECK(reparsed && equalIR(**reparsed, *canon), "canonical IR text does not round-trip: " + what());
 
   // Pack 2 elements from a patterned buffer with both trees; unpack the canonical packing.
   int64_t span = hi - lo;
@@ -169,15 +171,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       pc(size_t(2 * L.size) + 1, 0xEE);
   for (size_t i = 0; i < src.size(); ++i) src[i] = (unsigned char)(i * 131 + 7);
   const unsigned char *base = src.data() - lo;
-  FUZZ_CHECK(packReference(*raw, 2, base, pr.data()) == 2 * L.size, "raw pack size: " + what);
-  FUZZ_CHECK(packReference(*canon, 2, base, pc.data()) == 2 * L.size, "canonical pack size: " + what);
-  FUZZ_CHECK(pr == pc, "packed bytes differ: " + what);
+  FUZZ_CHECK(packReference(*raw, 2, base, pr.data()) == 2 * L.size, "raw pack size: " + what());
+  FUZZ_CHECK(packReference(*canon, 2, base, pc.data()) == 2 * L.size, "canonical pack size: " + what());
+  FUZZ_CHECK(pr == pc, "packed bytes differ: " + what());
   // Unpacking the same packed bytes through either tree writes the same bytes in the same order
   // (overlapping ranges included), so the two destination buffers must end up equal.
   std::vector<unsigned char> dr(src.size(), 0x5A), dc(src.size(), 0x5A);
-  FUZZ_CHECK(unpackReference(*raw, 2, pr.data(), dr.data() - lo) == 2 * L.size, "raw unpack size: " + what);
+  FUZZ_CHECK(unpackReference(*raw, 2, pr.data(), dr.data() - lo) == 2 * L.size, "raw unpack size: " + what());
   FUZZ_CHECK(unpackReference(*canon, 2, pr.data(), dc.data() - lo) == 2 * L.size,
-             "canonical unpack size: " + what);
-  FUZZ_CHECK(dr == dc, "unpacked bytes differ: " + what);
+             "canonical unpack size: " + what());
+  FUZZ_CHECK(dr == dc, "unpacked bytes differ: " + what());
   return 0;
 }
