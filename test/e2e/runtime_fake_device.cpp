@@ -176,6 +176,7 @@ tempi_result copyAsync(void *dst, const void *src, size_t bytes, Stream) {
   return TEMPI_SUCCESS;
 }
 void finalize() {}
+void setPoolLimit(size_t) {} // the fake device memory is not pooled
 
 tempi_result ipcGetHandle(const void *, unsigned char[kIpcHandleBytes], int64_t *) {
   return TEMPI_ERR_UNSUPPORTED;

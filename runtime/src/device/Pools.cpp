@@ -3,8 +3,8 @@
 /// so the one-shot method can write into any of it).
 ///
 /// Sizes are rounded up to a power of two (at least 4 KiB) and freed blocks wait on a free list of
-/// their size, to be handed out again without a CUDA call. The bound, TEMPI_POOL_BYTES per pool
-/// (default 1 GiB; setPoolLimit() overrides it), caps the bytes kept idle: a block freed beyond
+/// their size, to be handed out again without a CUDA call. The bound per pool (default 1 GiB; the
+/// runtime sets it from TEMPI_POOL_BYTES at MPI_Init through setPoolLimit()) caps the bytes kept idle: a block freed beyond
 /// it goes back to CUDA at once. Allocations in use are never refused for the bound. finalize()
 /// releases everything, idle or still outstanding. Every function is thread-safe.
 #include "runtime/src/device/Device.h"
@@ -26,19 +26,6 @@ namespace {
 
 constexpr size_t kMinBlock = 4096;
 constexpr size_t kDefaultLimit = size_t{1} << 30;
-
-size_t limitFromEnvironment() {
-  const char *v = std::getenv("TEMPI_POOL_BYTES");
-  if (!v || !*v) return kDefaultLimit;
-  char *end = nullptr;
-  const unsigned long long n = std::strtoull(v, &end, 10);
-  if (end == v || *end != '\0') {
-    std::fprintf(stderr, "tempi: TEMPI_POOL_BYTES=\"%s\" is not a byte count; using %zu\n", v,
-                 kDefaultLimit);
-    return kDefaultLimit;
-  }
-  return static_cast<size_t>(n);
-}
 
 size_t roundUp(size_t bytes) {
   size_t b = kMinBlock;
@@ -81,7 +68,7 @@ public:
     if (it == live_.end()) return false;
     const size_t size = it->second;
     live_.erase(it);
-    if (idleBytes_ + size <= limit()) {
+    if (idleBytes_ + size <= limit_) {
       idle_[size].push_back(p);
       idleBytes_ += size;
     } else {
@@ -100,17 +87,9 @@ public:
   void setLimit(size_t bytes) {
     std::lock_guard<std::mutex> lock(m_);
     limit_ = bytes;
-    limitSet_ = true;
   }
 
 private:
-  size_t limit() {
-    if (!limitSet_) {
-      limit_ = limitFromEnvironment();
-      limitSet_ = true;
-    }
-    return limit_;
-  }
   void releaseIdleLocked() {
     for (auto &[size, blocks] : idle_)
       for (void *p : blocks) free_(p);
@@ -124,7 +103,6 @@ private:
   std::map<size_t, std::vector<void *>> idle_;
   std::unordered_map<void *, size_t> live_;
   size_t idleBytes_ = 0, limit_ = kDefaultLimit;
-  bool limitSet_ = false;
 };
 
 void *cudaDeviceAlloc(size_t n) {

@@ -41,6 +41,8 @@ void onInit() {
     for (const std::string &w : warnings) TEMPI_LOG(Warn, "model parameters: %s", w.c_str());
   cudaAware = MPIX_Query_cuda_support && MPIX_Query_cuda_support() == 1;
   gActive = device::available();
+  // The one parse of TEMPI_POOL_BYTES (Env.cpp, which accepts 512M, 1G, ...) bounds the pools.
+  if (gActive) device::setPoolLimit(size_t(s.poolBytes));
   if (s.method == Method::Device && !cudaAware)
     TEMPI_LOG(Warn, "TEMPI_METHOD=device needs a CUDA-aware MPI and this one is not; the model "
                     "chooses instead");
