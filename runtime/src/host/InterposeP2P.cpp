@@ -162,23 +162,10 @@ int tempi_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest
   if (!deviceData(buf, count, datatype))
     return PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm,
                                  status);
-  // Separate send and receive staging: the MPI's own replace then needs no buffer of its own.
-  Wire s, r;
-  if (tempi_result e = wireForSend(buf, count, datatype, plan, true, s); e != TEMPI_SUCCESS)
-    return runtime::raise(comm, e, "packing a device send buffer");
-  if (tempi_result e = wireForRecv(buf, count, datatype, plan, true, r); e != TEMPI_SUCCESS) {
-    releaseWire(s);
-    return runtime::raise(comm, e, "staging a device receive buffer");
-  }
-  MPI_Status local;
-  MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
-  int rc = PMPI_Sendrecv(s.ptr, s.count, s.type, dest, sendtag, r.ptr, r.count, r.type, source,
-                         recvtag, comm, st);
-  tempi_result e = finishRecv(r, *st);
-  releaseWire(s);
-  releaseWire(r);
-  if (e != TEMPI_SUCCESS) return runtime::raise(comm, e, "unpacking a device receive buffer");
-  return rc;
+  // Separate send and receive staging (the device Sendrecv path with one buffer on both sides):
+  // the MPI's own replace then needs no buffer of its own, and the staging buffers never alias.
+  return tempi_Sendrecv(buf, count, datatype, dest, sendtag, buf, count, datatype, source, recvtag,
+                        comm, status, plan, plan);
 }
 
 // The profiling-interface entry points.
