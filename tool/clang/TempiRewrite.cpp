@@ -10,6 +10,7 @@
 /// shapes the plans use. Exit codes (tested): 0 done (rewritten or not), 1 a source did not
 /// compile or could not be rewritten (nothing is written), 2 bad command line or an output file
 /// could not be written.
+#include "tool/clang/OutputFile.h"
 #include "tool/clang/RewriteAction.h"
 #include "tool/codegen/KernelGen.h"
 
@@ -42,20 +43,8 @@ cl::opt<std::string> kernelsOut("kernels-out",
                                 cl::value_desc("file.cu"), cl::cat(category));
 
 bool writeFile(const std::string &path, const std::string &text) {
-  std::error_code ec;
-  raw_fd_ostream os(path, ec, sys::fs::OF_Text);
-  if (ec) {
-    errs() << "tempi-rewrite: error: cannot write '" << path << "': " << ec.message() << "\n";
-    return false;
-  }
-  os << text;
-  os.close();
-  if (os.has_error()) {
-    errs() << "tempi-rewrite: error: cannot write '" << path << "'\n";
-    os.clear_error();
-    return false;
-  }
-  return true;
+  return tempi::frontend::writeOutputFile("tempi-rewrite", path,
+                                          [&](raw_ostream &os) { os << text; });
 }
 
 } // namespace

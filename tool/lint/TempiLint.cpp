@@ -10,6 +10,7 @@
 /// --export-fixes=FILE writes the fix-its as clang-apply-replacements YAML. Exit codes (a tested
 /// contract): 0 it ran, findings or not; 1 with --error and at least one finding; 2 it could not
 /// run (bad flags, a missing file, a file that does not compile, an output it cannot write).
+#include "tool/clang/OutputFile.h"
 #include "tool/lint/LintAction.h"
 
 #include "tool/clang/RewriteAction.h"
@@ -53,20 +54,7 @@ cl::opt<bool> listChecks("list-checks", cl::desc("Print every check's name and t
                          cl::cat(category));
 
 bool writeFile(const std::string &path, const std::function<void(raw_ostream &)> &write) {
-  std::error_code ec;
-  raw_fd_ostream os(path, ec, sys::fs::OF_Text);
-  if (ec) {
-    errs() << "tempi-lint: error: cannot write '" << path << "': " << ec.message() << "\n";
-    return false;
-  }
-  write(os);
-  os.close();
-  if (os.has_error()) {
-    errs() << "tempi-lint: error: cannot write '" << path << "'\n";
-    os.clear_error();
-    return false;
-  }
-  return true;
+  return tempi::frontend::writeOutputFile("tempi-lint", path, write);
 }
 
 } // namespace
