@@ -90,6 +90,19 @@ int tempi_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest
                            int source, int recvtag, MPI_Comm comm, MPI_Status *status,
                            const tempi_static_plan *plan);
 
+/* Deferred sends: the compile-time tier's bursts (docs/runtime.md, "Bursts"). Same arguments and
+ * results as tempi_Isend/tempi_Issend, and the request is a real MPI request usable in every
+ * Wait/Test call. For a device buffer the pack is only enqueued on the GPU; the MPI send starts at
+ * the calling thread's next call into libtempi that is not a nonblocking receive or another deferred
+ * send (any MPI_X libtempi interposes, any tempi_X), and at the latest at MPI_Finalize. The packs of
+ * all sends deferred until then are synchronized once, and they start in the order they were made,
+ * so MPI's message order is kept. Only code that proves such a call follows on every path may use
+ * these (tempi-rewrite does); otherwise a peer blocked on the message would wait forever. */
+int tempi_Isend_deferred(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                         MPI_Comm comm, MPI_Request *request, const tempi_static_plan *plan);
+int tempi_Issend_deferred(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                          MPI_Comm comm, MPI_Request *request, const tempi_static_plan *plan);
+
 /* Persistent requests. */
 int tempi_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                     MPI_Comm comm, MPI_Request *request, const tempi_static_plan *plan);

@@ -77,6 +77,15 @@ int tempi_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, in
   return nonblockingSend(PMPI_Issend, false, buf, count, datatype, dest, tag, comm, request,
                          plan);
 }
+// Deferral is an optimization the caller allows, never a requirement: posting at once is correct.
+int tempi_Isend_deferred(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                         MPI_Comm comm, MPI_Request *request, const tempi_static_plan *plan) {
+  return tempi_Isend(buf, count, datatype, dest, tag, comm, request, plan);
+}
+int tempi_Issend_deferred(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                          MPI_Comm comm, MPI_Request *request, const tempi_static_plan *plan) {
+  return tempi_Issend(buf, count, datatype, dest, tag, comm, request, plan);
+}
 int tempi_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                     MPI_Comm comm, MPI_Request *request, const tempi_static_plan *plan) {
   return nonblockingSend(PMPI_Send_init, true, buf, count, datatype, dest, tag, comm, request,
