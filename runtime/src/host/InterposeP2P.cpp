@@ -23,7 +23,7 @@ int blockingSend(BlockingSend pmpi, const void *buf, int count, MPI_Datatype typ
   Wire w;
   if (tempi_result r = wireForSend(buf, count, type, plan, true, w); r != TEMPI_SUCCESS)
     return runtime::raise(comm, r, "packing a device send buffer");
-  int rc = pmpi(w.ptr, w.count, w.type, dest, tag, comm);
+  int rc = pmpi(w.ptr, int(w.count), w.type, dest, tag, comm);
   releaseWire(w);
   return rc;
 }
@@ -36,7 +36,7 @@ int nonblockingSend(NonblockingSend pmpi, bool persistent, const void *buf, int 
   if (tempi_result r = wireForSend(buf, count, type, plan, !persistent, op->wire);
       r != TEMPI_SUCCESS)
     return runtime::raise(comm, r, "packing a device send buffer");
-  int rc = pmpi(op->wire.ptr, op->wire.count, op->wire.type, dest, tag, comm, request);
+  int rc = pmpi(op->wire.ptr, int(op->wire.count), op->wire.type, dest, tag, comm, request);
   if (rc != MPI_SUCCESS) {
     releaseWire(op->wire);
     return rc;
@@ -100,7 +100,7 @@ int tempi_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
     return runtime::raise(comm, r, "staging a device receive buffer");
   MPI_Status local;
   MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
-  int rc = PMPI_Recv(w.ptr, w.count, w.type, source, tag, comm, st);
+  int rc = PMPI_Recv(w.ptr, int(w.count), w.type, source, tag, comm, st);
   tempi_result r = finishRecv(w, *st);
   releaseWire(w);
   if (r != TEMPI_SUCCESS) return runtime::raise(comm, r, "unpacking a device receive buffer");
@@ -116,7 +116,7 @@ static int nonblockingRecv(bool persistent, void *buf, int count, MPI_Datatype d
   if (tempi_result r = wireForRecv(buf, count, datatype, plan, !persistent, op->wire);
       r != TEMPI_SUCCESS)
     return runtime::raise(comm, r, "staging a device receive buffer");
-  int rc = pmpi(op->wire.ptr, op->wire.count, op->wire.type, source, tag, comm, request);
+  int rc = pmpi(op->wire.ptr, int(op->wire.count), op->wire.type, source, tag, comm, request);
   if (rc != MPI_SUCCESS) {
     releaseWire(op->wire);
     return rc;
@@ -156,7 +156,7 @@ int tempi_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, in
   }
   MPI_Status local;
   MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
-  int rc = PMPI_Sendrecv(s.ptr, s.count, s.type, dest, sendtag, r.ptr, r.count, r.type, source,
+  int rc = PMPI_Sendrecv(s.ptr, int(s.count), s.type, dest, sendtag, r.ptr, int(r.count), r.type, source,
                          recvtag, comm, st);
   tempi_result e = finishRecv(r, *st);
   releaseWire(s);

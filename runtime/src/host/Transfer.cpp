@@ -72,8 +72,8 @@ tempi_result allocStaging(Staging &s, size_t bytes, Method &m) {
 }
 
 /// Common setup: plan, size, mirror or packed, staging.
-tempi_result setUp(void *buf, int count, MPI_Datatype type, const tempi_static_plan *sp,
-                   Direction dir, Wire &w) {
+tempi_result setUp(void *buf, MPI_Count count, MPI_Datatype type, const tempi_static_plan *sp,
+                   Direction dir, bool largeCount, Wire &w) {
   w.ptr = buf;
   w.count = count;
   w.type = type;
@@ -87,8 +87,9 @@ tempi_result setUp(void *buf, int count, MPI_Datatype type, const tempi_static_p
   w.userCount = count;
   w.userType = type;
   w.plan = planFor(type, sp);
+  if (w.plan->size > 0 && count > INT64_MAX / w.plan->size) return TEMPI_ERR_INVALID_ARG;
   w.packedBytes = int64_t(count) * w.plan->size;
-  if (w.plan->kind == TypePlan::Kind::Mirror || w.packedBytes > INT_MAX) {
+  if (w.plan->kind == TypePlan::Kind::Mirror || (w.packedBytes > INT_MAX && !largeCount)) {
     w.mirror = true;
     touchedSpan(*w.plan, count, &w.spanLo, &w.spanHi);
     Staging &s = w.staging;
@@ -105,7 +106,7 @@ tempi_result setUp(void *buf, int count, MPI_Datatype type, const tempi_static_p
             w.plan->kind == TypePlan::Kind::Strided ? "strided" : "block-list",
             w.plan->contiguous ? " (contiguous)" : "");
   w.ptr = w.method == Method::Device ? w.staging.device : w.staging.host;
-  w.count = int(w.packedBytes);
+  w.count = MPI_Count(w.packedBytes);
   w.type = MPI_PACKED;
   return TEMPI_SUCCESS;
 }
@@ -140,7 +141,7 @@ int64_t completeBasicBytes(MPI_Datatype type, int64_t before, int64_t rest, bool
 
 } // namespace
 
-bool deviceData(const void *buf, int count, MPI_Datatype type) {
+bool deviceData(const void *buf, MPI_Count count, MPI_Datatype type) {
   if (!runtime::active() || !buf || buf == MPI_IN_PLACE) return false;
   if (device::classify(buf) == device::MemKind::Device) return true;
   // The buffer pointer may lie outside the allocation (a subarray's first byte is far from it):
@@ -181,9 +182,9 @@ void clearStaticPlans() {
   staticPlans.clear();
 }
 
-tempi_result wireForSend(const void *buf, int count, MPI_Datatype type,
-                         const tempi_static_plan *sp, bool packNow, Wire &w) {
-  tempi_result r = setUp(const_cast<void *>(buf), count, type, sp, Direction::Send, w);
+tempi_result wireForSend(const void *buf, MPI_Count count, MPI_Datatype type,
+                         const tempi_static_plan *sp, bool packNow, Wire &w, bool largeCount) {
+  tempi_result r = setUp(const_cast<void *>(buf), count, type, sp, Direction::Send, largeCount, w);
   if (r == TEMPI_SUCCESS && packNow) r = packWire(w);
   if (r != TEMPI_SUCCESS) releaseWire(w);
   return r;
@@ -214,9 +215,9 @@ tempi_result packWire(Wire &w) {
   return device::synchronize(s);
 }
 
-tempi_result wireForRecv(void *buf, int count, MPI_Datatype type, const tempi_static_plan *sp,
-                         bool prepareNow, Wire &w) {
-  tempi_result r = setUp(buf, count, type, sp, Direction::Recv, w);
+tempi_result wireForRecv(void *buf, MPI_Count count, MPI_Datatype type, const tempi_static_plan *sp,
+                         bool prepareNow, Wire &w, bool largeCount) {
+  tempi_result r = setUp(buf, count, type, sp, Direction::Recv, largeCount, w);
   if (r == TEMPI_SUCCESS && prepareNow) r = prepareRecv(w);
   if (r != TEMPI_SUCCESS) releaseWire(w);
   return r;
@@ -234,8 +235,9 @@ tempi_result finishRecv(Wire &w, MPI_Status &status) {
   if (cancelled) return TEMPI_SUCCESS;
   char *user = static_cast<char *>(w.userBuf);
   if (w.mirror) return copyAndSync(user + w.spanLo, w.staging.host, w.staging.bytes);
-  int got = 0;
-  if (PMPI_Get_count(&status, MPI_PACKED, &got) != MPI_SUCCESS || got == MPI_UNDEFINED || got < 0)
+  MPI_Count got = 0; // packed bytes that arrived (MPI-3's _x call: Open MPI 4 has no _c calls)
+  if (PMPI_Get_elements_x(&status, MPI_PACKED, &got) != MPI_SUCCESS || got == MPI_UNDEFINED ||
+      got < 0)
     got = 0;
   const int64_t n = std::min<int64_t>(got, w.packedBytes);
   if (n == 0) return TEMPI_SUCCESS;

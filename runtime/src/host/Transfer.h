@@ -30,12 +30,12 @@ void releaseStaging(Staging &s);
 struct Wire {
   // What the MPI sees.
   void *ptr = nullptr;
-  int count = 0;
+  MPI_Count count = 0; ///< fits an int unless the wire was set up for a large-count (_c) call
   MPI_Datatype type = MPI_DATATYPE_NULL;
   // The caller's side.
   bool staged = false; ///< false: host buffer, ptr/count/type are the caller's
   void *userBuf = nullptr;
-  int userCount = 0;
+  MPI_Count userCount = 0;
   MPI_Datatype userType = MPI_DATATYPE_NULL;
   TypePlanPtr plan;
   Method method = Method::Staged;
@@ -48,7 +48,7 @@ struct Wire {
 /// True when (buf, count, type) is device memory TEMPI must move: the buffer pointer or, when the
 /// type starts away from it, the first byte the type touches is device memory. Always false
 /// before MPI_Init, without a GPU and with TEMPI_DISABLE.
-bool deviceData(const void *buf, int count, MPI_Datatype type);
+bool deviceData(const void *buf, MPI_Count count, MPI_Datatype type);
 
 /// The plan for (datatype, static plan): the static plan when given and consistent with the
 /// MPI's size/extent of the type, else the cache's.
@@ -57,13 +57,16 @@ void clearStaticPlans(); ///< at MPI_Finalize
 
 /// Sets up `w` for sending (buf, count, type); device buffers are packed now when packNow (a
 /// persistent send packs at each MPI_Start instead).
-tempi_result wireForSend(const void *buf, int count, MPI_Datatype type,
-                         const tempi_static_plan *sp, bool packNow, Wire &w);
+/// largeCount: the caller makes the MPI call in its _c form, so the packed wire may hold more than
+/// INT_MAX bytes (without it, such a message takes the mirror path with the caller's type).
+tempi_result wireForSend(const void *buf, MPI_Count count, MPI_Datatype type,
+                         const tempi_static_plan *sp, bool packNow, Wire &w,
+                         bool largeCount = false);
 tempi_result packWire(Wire &w);
 /// Sets up `w` for receiving into (buf, count, type). prepareRecv must run before each MPI
 /// receive starts (a Mirror wire copies the span out so the bytes outside the type survive).
-tempi_result wireForRecv(void *buf, int count, MPI_Datatype type, const tempi_static_plan *sp,
-                         bool prepareNow, Wire &w);
+tempi_result wireForRecv(void *buf, MPI_Count count, MPI_Datatype type, const tempi_static_plan *sp,
+                         bool prepareNow, Wire &w, bool largeCount = false);
 tempi_result prepareRecv(Wire &w);
 /// Moves what arrived (per `status`) into the caller's buffer; a cancelled receive moves nothing.
 /// For a message that ends inside an element on an MPI that counts typed receives only up to the
