@@ -140,6 +140,77 @@ int tempi_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdisp
                     const tempi_static_plan *const sendplans[],
                     const tempi_static_plan *const recvplans[]);
 
+/* MPI-4 large-count (_c) forms: the same entry points with MPI_Count counts, sizes and positions
+ * (and MPI_Aint displacements for the collectives), declared only where the MPI has them
+ * (TEMPI_HAVE_LARGE_COUNT: MPI_VERSION >= 4, e.g. MPICH 4; not Open MPI 4.1 or 5.0, which report
+ * MPI 3.1). Same contract as the int forms; a device message may carry more than INT_MAX packed
+ * bytes (sent as MPI_PACKED through the MPI's _c call). */
+#if defined(MPI_VERSION) && MPI_VERSION >= 4
+#define TEMPI_HAVE_LARGE_COUNT 1
+int tempi_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                 MPI_Comm comm, const tempi_static_plan *plan);
+int tempi_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                  MPI_Comm comm, const tempi_static_plan *plan);
+int tempi_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                  MPI_Comm comm, const tempi_static_plan *plan);
+int tempi_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                  MPI_Comm comm, const tempi_static_plan *plan);
+int tempi_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                  MPI_Comm comm, MPI_Request *request, const tempi_static_plan *plan);
+int tempi_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                   MPI_Comm comm, MPI_Request *request, const tempi_static_plan *plan);
+int tempi_Isend_deferred_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                           int tag, MPI_Comm comm, MPI_Request *request,
+                           const tempi_static_plan *plan);
+int tempi_Issend_deferred_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                            int tag, MPI_Comm comm, MPI_Request *request,
+                            const tempi_static_plan *plan);
+int tempi_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                 MPI_Comm comm, MPI_Status *status, const tempi_static_plan *plan);
+int tempi_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                  MPI_Comm comm, MPI_Request *request, const tempi_static_plan *plan);
+int tempi_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+                     int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                     int source, int recvtag, MPI_Comm comm, MPI_Status *status,
+                     const tempi_static_plan *sendplan, const tempi_static_plan *recvplan);
+int tempi_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                             int sendtag, int source, int recvtag, MPI_Comm comm,
+                             MPI_Status *status, const tempi_static_plan *plan);
+int tempi_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                      MPI_Comm comm, MPI_Request *request, const tempi_static_plan *plan);
+int tempi_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                      MPI_Comm comm, MPI_Request *request, const tempi_static_plan *plan);
+int tempi_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf,
+                 MPI_Count outsize, MPI_Count *position, MPI_Comm comm,
+                 const tempi_static_plan *plan);
+int tempi_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf,
+                   MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm,
+                   const tempi_static_plan *plan);
+int tempi_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size,
+                      const tempi_static_plan *plan);
+int tempi_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                      MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                      const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                      const tempi_static_plan *sendplan, const tempi_static_plan *recvplan);
+int tempi_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                      const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                      const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                      const tempi_static_plan *const sendplans[],
+                      const tempi_static_plan *const recvplans[]);
+int tempi_Neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
+                               const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                               const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                               MPI_Datatype recvtype, MPI_Comm comm,
+                               const tempi_static_plan *sendplan,
+                               const tempi_static_plan *recvplan);
+int tempi_Neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
+                               const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                               void *recvbuf, const MPI_Count recvcounts[],
+                               const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                               MPI_Comm comm, const tempi_static_plan *const sendplans[],
+                               const tempi_static_plan *const recvplans[]);
+#endif /* MPI_VERSION >= 4 */
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,709 @@
+/// \file
+/// The MPI-4 large-count (_c) interposers: MPI_X_c (profiling interface) = tempi_X_c(..., NULL
+/// plan). Host buffers go to PMPI_X_c with the caller's arguments. Device buffers go through a
+/// Wire set up for a _c call (Transfer.h, largeCount = true): a packed wire may then hold more
+/// than INT_MAX bytes and is sent as that many MPI_PACKED with PMPI_X_c, so the statuses are those
+/// of the typed call (MPI_Get_count_c on them is the MPI's). Nonblocking and persistent device
+/// operations are registered in the request table, as the int forms are (InterposeP2P.cpp).
+///
+/// Pack_c/Unpack_c follow InterposePack.cpp with MPI_Count positions; they refuse a device pack
+/// that does not fit in outsize/insize with MPI_ERR_TRUNCATE. The collectives' _c forms with a
+/// device buffer run the int forms (tempi_Alltoallv, ...) when every count and displacement fits
+/// an int; otherwise the side is mirrored here (the span its peers touch is copied to the host and
+/// the MPI gets the caller's counts and types on that copy).
+///
+/// Compiled only against an MPI with the _c calls (MPI_VERSION >= 4, TEMPI_HAVE_LARGE_COUNT).
+#include "tempi/tempi.h"
+
+#ifdef TEMPI_HAVE_LARGE_COUNT
+
+#include "Requests.h"
+#include "Runtime.h"
+#include "Transfer.h"
+
+#include <algorithm>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+using namespace tempi;
+
+namespace {
+
+constexpr bool kLargeCount = true;
+
+using BlockingSend = int (*)(const void *, MPI_Count, MPI_Datatype, int, int, MPI_Comm);
+using NonblockingSend = int (*)(const void *, MPI_Count, MPI_Datatype, int, int, MPI_Comm,
+                                MPI_Request *);
+
+int blockingSend(BlockingSend pmpi, const void *buf, MPI_Count count, MPI_Datatype type, int dest,
+                 int tag, MPI_Comm comm, const tempi_static_plan *plan) {
+  if (!deviceData(buf, count, type)) return pmpi(buf, count, type, dest, tag, comm);
+  Wire w;
+  if (tempi_result r = wireForSend(buf, count, type, plan, true, w, kLargeCount);
+      r != TEMPI_SUCCESS)
+    return runtime::raise(comm, r, "packing a device send buffer (large count)");
+  int rc = pmpi(w.ptr, w.count, w.type, dest, tag, comm);
+  releaseWire(w);
+  return rc;
+}
+
+int nonblockingSend(NonblockingSend pmpi, bool persistent, const void *buf, MPI_Count count,
+                    MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request *request,
+                    const tempi_static_plan *plan) {
+  if (!deviceData(buf, count, type)) return pmpi(buf, count, type, dest, tag, comm, request);
+  auto op = std::make_unique<requests::PendingOp>();
+  if (tempi_result r = wireForSend(buf, count, type, plan, !persistent, op->wire, kLargeCount);
+      r != TEMPI_SUCCESS)
+    return runtime::raise(comm, r, "packing a device send buffer (large count)");
+  int rc = pmpi(op->wire.ptr, op->wire.count, op->wire.type, dest, tag, comm, request);
+  if (rc != MPI_SUCCESS) {
+    releaseWire(op->wire);
+    return rc;
+  }
+  op->persistent = persistent;
+  op->active = !persistent;
+  op->comm = comm;
+  requests::add(*request, std::move(op));
+  return rc;
+}
+
+int nonblockingRecv(bool persistent, void *buf, MPI_Count count, MPI_Datatype type, int source,
+                    int tag, MPI_Comm comm, MPI_Request *request, const tempi_static_plan *plan) {
+  auto pmpi = persistent ? PMPI_Recv_init_c : PMPI_Irecv_c;
+  if (!deviceData(buf, count, type)) return pmpi(buf, count, type, source, tag, comm, request);
+  auto op = std::make_unique<requests::PendingOp>();
+  if (tempi_result r = wireForRecv(buf, count, type, plan, !persistent, op->wire, kLargeCount);
+      r != TEMPI_SUCCESS)
+    return runtime::raise(comm, r, "staging a device receive buffer (large count)");
+  int rc = pmpi(op->wire.ptr, op->wire.count, op->wire.type, source, tag, comm, request);
+  if (rc != MPI_SUCCESS) {
+    releaseWire(op->wire);
+    return rc;
+  }
+  op->isRecv = true;
+  op->persistent = persistent;
+  op->active = !persistent;
+  op->comm = comm;
+  requests::add(*request, std::move(op));
+  return rc;
+}
+
+// ---- Pack and unpack (InterposePack.cpp with MPI_Count positions) ----
+
+bool kernelPlan(const TypePlan &p) { return p.kind != TypePlan::Kind::Mirror; }
+
+/// The packed bytes of (buf, count, type) from a device buffer, into host memory `out`.
+tempi_result packDeviceToHost(const void *buf, MPI_Count count, MPI_Datatype type,
+                              const tempi_static_plan *sp, MPI_Comm comm, std::vector<char> &out,
+                              int64_t bytes) {
+  Wire w;
+  if (tempi_result r = wireForSend(buf, count, type, sp, true, w, kLargeCount); r != TEMPI_SUCCESS)
+    return r;
+  out.resize(size_t(bytes));
+  tempi_result r = TEMPI_SUCCESS;
+  if (w.mirror) {
+    MPI_Count pos = 0;
+    if (PMPI_Pack_c(w.ptr, count, type, out.data(), bytes, &pos, comm) != MPI_SUCCESS)
+      r = TEMPI_ERR_MPI;
+  } else if (bytes > 0) {
+    r = copyAndSync(out.data(), w.ptr, size_t(bytes));
+  }
+  releaseWire(w);
+  return r;
+}
+
+/// Unpacks host packed bytes into (buf, count, type) in device memory.
+tempi_result unpackHostToDevice(const char *packed, void *buf, MPI_Count count, MPI_Datatype type,
+                                const tempi_static_plan *sp, MPI_Comm comm, int64_t bytes) {
+  Wire w;
+  if (tempi_result r = wireForRecv(buf, count, type, sp, true, w, kLargeCount); r != TEMPI_SUCCESS)
+    return r;
+  tempi_result r = TEMPI_SUCCESS;
+  if (w.mirror) {
+    MPI_Count pos = 0;
+    if (PMPI_Unpack_c(packed, bytes, &pos, w.ptr, count, type, comm) != MPI_SUCCESS)
+      r = TEMPI_ERR_MPI;
+  } else if (bytes > 0) {
+    r = copyAndSync(w.ptr, packed, size_t(bytes));
+  }
+  MPI_Status st;
+  std::memset(&st, 0, sizeof st);
+  PMPI_Status_set_cancelled(&st, 0);
+  PMPI_Status_set_elements_x(&st, MPI_BYTE, bytes);
+  if (r == TEMPI_SUCCESS) r = finishRecv(w, st);
+  releaseWire(w);
+  return r;
+}
+
+/// Packed bytes of `count` elements of plan `p`, or -1 when that overflows.
+int64_t packedBytes(const TypePlan &p, MPI_Count count) {
+  if (count <= 0) return 0;
+  if (p.size > 0 && count > INT64_MAX / p.size) return -1;
+  return int64_t(count) * p.size;
+}
+
+// ---- Collectives ----
+
+bool fitsInt(MPI_Count v) { return v >= INT_MIN && v <= INT_MAX; }
+
+template <typename T> bool allFitInt(const T *v, int n) {
+  if (!v) return true;
+  for (int i = 0; i < n; ++i)
+    if (!fitsInt(MPI_Count(v[i]))) return false;
+  return true;
+}
+
+template <typename T> std::vector<int> toInt(const T *v, int n) {
+  std::vector<int> out;
+  if (v) out.assign(v, v + n);
+  return out;
+}
+
+/// Number of send (out) and receive (in) peers of a collective: the communicator's (remote)
+/// size, or the topology's degrees.
+int peers(MPI_Comm comm, bool neighbor, int *in, int *out) {
+  if (!neighbor) {
+    int inter = 0, n = 0;
+    PMPI_Comm_test_inter(comm, &inter);
+    int rc = inter ? PMPI_Comm_remote_size(comm, &n) : PMPI_Comm_size(comm, &n);
+    *in = *out = n;
+    return rc;
+  }
+  int topo = MPI_UNDEFINED;
+  PMPI_Topo_test(comm, &topo);
+  if (topo == MPI_CART) {
+    int ndims = 0;
+    int rc = PMPI_Cartdim_get(comm, &ndims);
+    *in = *out = 2 * ndims;
+    return rc;
+  }
+  if (topo == MPI_GRAPH) {
+    int rank = 0, n = 0;
+    PMPI_Comm_rank(comm, &rank);
+    int rc = PMPI_Graph_neighbors_count(comm, rank, &n);
+    *in = *out = n;
+    return rc;
+  }
+  if (topo == MPI_DIST_GRAPH) {
+    int weighted = 0;
+    return PMPI_Dist_graph_neighbors_count(comm, in, out, &weighted);
+  }
+  return MPI_ERR_TOPOLOGY;
+}
+
+/// One side of a large-count collective with a device buffer: the host copy of the span all its
+/// peers touch. `types` is null for the v forms (one type, displacements in its extent).
+struct MirrorSide {
+  void *buf = nullptr;
+  void *host = nullptr; ///< malloc'ed copy of [lo, hi)
+  int64_t lo = 0, hi = 0;
+  bool device = false;
+  ~MirrorSide() { free(host); }
+
+  /// The pointer the MPI gets: the host copy shifted so that the caller's offsets land in it.
+  void *mpiBuf() const { return device ? static_cast<char *>(host) - lo : buf; }
+};
+
+tempi_result mirrorIn(MirrorSide &s, const void *buf, int n, const MPI_Count counts[],
+                      const MPI_Aint displs[], MPI_Datatype oneType, const MPI_Datatype types[],
+                      const tempi_static_plan *onePlan, const tempi_static_plan *const plans[]) {
+  s.buf = const_cast<void *>(buf);
+  if (!runtime::active() || !buf || buf == MPI_IN_PLACE) return TEMPI_SUCCESS;
+  MPI_Aint scale = 1;
+  if (!types) {
+    MPI_Aint lb = 0;
+    PMPI_Type_get_extent(oneType, &lb, &scale);
+  }
+  s.lo = INT64_MAX;
+  s.hi = INT64_MIN;
+  for (int i = 0; i < n; ++i) {
+    if (counts[i] <= 0) continue;
+    MPI_Datatype t = types ? types[i] : oneType;
+    const char *part = static_cast<const char *>(buf) + int64_t(displs[i]) * scale;
+    s.device = s.device || runtime::isDevice(buf) || deviceData(part, counts[i], t);
+    TypePlanPtr p = planFor(t, types ? (plans ? plans[i] : nullptr) : onePlan);
+    int64_t lo = 0, hi = 0;
+    touchedSpan(*p, counts[i], &lo, &hi);
+    if (hi > lo) {
+      s.lo = std::min(s.lo, int64_t(displs[i]) * scale + lo);
+      s.hi = std::max(s.hi, int64_t(displs[i]) * scale + hi);
+    }
+  }
+  if (s.hi < s.lo) s.lo = s.hi = 0;
+  if (!s.device) return TEMPI_SUCCESS;
+  const size_t span = size_t(s.hi - s.lo);
+  s.host = malloc(span ? span : 1);
+  if (!s.host) return TEMPI_ERR_NO_MEMORY;
+  // A receive side is copied too: the bytes between the types' blocks must survive.
+  return copyAndSync(s.host, static_cast<char *>(s.buf) + s.lo, span);
+}
+
+tempi_result mirrorOut(const MirrorSide &s) {
+  if (!s.device) return TEMPI_SUCCESS;
+  return copyAndSync(static_cast<char *>(s.buf) + s.lo, s.host, size_t(s.hi - s.lo));
+}
+
+/// Runs `call(sendbuf, recvbuf)` on mirrored sides (device buffers whose counts need the _c call).
+template <typename Call>
+int mirrored(MPI_Comm comm, MirrorSide &send, MirrorSide &recv, Call &&call) {
+  int rc = call(send.mpiBuf(), recv.mpiBuf());
+  if (rc != MPI_SUCCESS) return rc;
+  if (tempi_result r = mirrorOut(recv); r != TEMPI_SUCCESS)
+    return runtime::raise(comm, r, "copying a collective's device receive buffer back");
+  return rc;
+}
+
+/// Whether a collective side with these arguments touches device memory (quick check before any
+/// conversion; mirrorIn decides for real).
+bool anyDevice(const void *buf, int n, const MPI_Count counts[], const MPI_Aint displs[],
+               MPI_Datatype oneType, const MPI_Datatype types[]) {
+  if (!runtime::active() || !buf || buf == MPI_IN_PLACE) return false;
+  if (runtime::isDevice(buf)) return true;
+  MPI_Aint scale = 1;
+  if (!types) {
+    MPI_Aint lb = 0;
+    PMPI_Type_get_extent(oneType, &lb, &scale);
+  }
+  for (int i = 0; i < n; ++i)
+    if (counts[i] > 0)
+      return deviceData(static_cast<const char *>(buf) + int64_t(displs[i]) * scale, counts[i],
+                        types ? types[i] : oneType);
+  return false;
+}
+
+int alltoallvCommon(bool neighbor, const void *sendbuf, const MPI_Count sendcounts[],
+                    const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                    const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype,
+                    MPI_Comm comm, const tempi_static_plan *sendplan,
+                    const tempi_static_plan *recvplan) {
+  auto pmpi = neighbor ? PMPI_Neighbor_alltoallv_c : PMPI_Alltoallv_c;
+  if (!runtime::active())
+    return pmpi(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                comm);
+  int in = 0, out = 0;
+  if (int rc = peers(comm, neighbor, &in, &out); rc != MPI_SUCCESS)
+    return runtime::raiseCode(comm, rc, "counting a collective's peers");
+  const bool inPlace = sendbuf == MPI_IN_PLACE;
+  if (!(!inPlace && anyDevice(sendbuf, out, sendcounts, sdispls, sendtype, nullptr)) &&
+      !anyDevice(recvbuf, in, recvcounts, rdispls, recvtype, nullptr))
+    return pmpi(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                comm);
+  if ((inPlace || (allFitInt(sendcounts, out) && allFitInt(sdispls, out))) &&
+      allFitInt(recvcounts, in) && allFitInt(rdispls, in)) {
+    std::vector<int> sc = inPlace ? std::vector<int>() : toInt(sendcounts, out);
+    std::vector<int> sd = inPlace ? std::vector<int>() : toInt(sdispls, out);
+    std::vector<int> rc = toInt(recvcounts, in), rd = toInt(rdispls, in);
+    return (neighbor ? tempi_Neighbor_alltoallv : tempi_Alltoallv)(
+        sendbuf, inPlace ? nullptr : sc.data(), inPlace ? nullptr : sd.data(), sendtype, recvbuf,
+        rc.data(), rd.data(), recvtype, comm, sendplan, recvplan);
+  }
+  MirrorSide send, recv;
+  tempi_result r = TEMPI_SUCCESS;
+  if (!inPlace)
+    r = mirrorIn(send, sendbuf, out, sendcounts, sdispls, sendtype, nullptr, sendplan, nullptr);
+  else
+    send.buf = const_cast<void *>(sendbuf);
+  if (r == TEMPI_SUCCESS)
+    r = mirrorIn(recv, recvbuf, in, recvcounts, rdispls, recvtype, nullptr, recvplan, nullptr);
+  if (r != TEMPI_SUCCESS) return runtime::raise(comm, r, "mirroring a collective's device buffer");
+  return mirrored(comm, send, recv, [&](const void *sb, void *rb) {
+    return pmpi(sb, sendcounts, sdispls, sendtype, rb, recvcounts, rdispls, recvtype, comm);
+  });
+}
+
+int alltoallwCommon(bool neighbor, const void *sendbuf, const MPI_Count sendcounts[],
+                    const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+                    const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                    const MPI_Datatype recvtypes[], MPI_Comm comm,
+                    const tempi_static_plan *const sendplans[],
+                    const tempi_static_plan *const recvplans[]) {
+  auto pmpi = neighbor ? PMPI_Neighbor_alltoallw_c : PMPI_Alltoallw_c;
+  if (!runtime::active())
+    return pmpi(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
+                comm);
+  int in = 0, out = 0;
+  if (int rc = peers(comm, neighbor, &in, &out); rc != MPI_SUCCESS)
+    return runtime::raiseCode(comm, rc, "counting a collective's peers");
+  const bool inPlace = sendbuf == MPI_IN_PLACE;
+  if (!(!inPlace && anyDevice(sendbuf, out, sendcounts, sdispls, MPI_DATATYPE_NULL, sendtypes)) &&
+      !anyDevice(recvbuf, in, recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes))
+    return pmpi(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
+                comm);
+  const bool countsFit = (inPlace || allFitInt(sendcounts, out)) && allFitInt(recvcounts, in);
+  if (countsFit && neighbor) { // MPI_Neighbor_alltoallw has MPI_Aint displacements already
+    std::vector<int> sc = inPlace ? std::vector<int>() : toInt(sendcounts, out);
+    std::vector<int> rc = toInt(recvcounts, in);
+    return tempi_Neighbor_alltoallw(sendbuf, inPlace ? nullptr : sc.data(), sdispls, sendtypes,
+                                    recvbuf, rc.data(), rdispls, recvtypes, comm, sendplans,
+                                    recvplans);
+  }
+  if (countsFit && (inPlace || allFitInt(sdispls, out)) && allFitInt(rdispls, in)) {
+    std::vector<int> sc = inPlace ? std::vector<int>() : toInt(sendcounts, out);
+    std::vector<int> sd = inPlace ? std::vector<int>() : toInt(sdispls, out);
+    std::vector<int> rc = toInt(recvcounts, in), rd = toInt(rdispls, in);
+    return tempi_Alltoallw(sendbuf, inPlace ? nullptr : sc.data(), inPlace ? nullptr : sd.data(),
+                           sendtypes, recvbuf, rc.data(), rd.data(), recvtypes, comm, sendplans,
+                           recvplans);
+  }
+  MirrorSide send, recv;
+  tempi_result r = TEMPI_SUCCESS;
+  if (!inPlace)
+    r = mirrorIn(send, sendbuf, out, sendcounts, sdispls, MPI_DATATYPE_NULL, sendtypes, nullptr,
+                 sendplans);
+  else
+    send.buf = const_cast<void *>(sendbuf);
+  if (r == TEMPI_SUCCESS)
+    r = mirrorIn(recv, recvbuf, in, recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes, nullptr,
+                 recvplans);
+  if (r != TEMPI_SUCCESS) return runtime::raise(comm, r, "mirroring a collective's device buffer");
+  return mirrored(comm, send, recv, [&](const void *sb, void *rb) {
+    return pmpi(sb, sendcounts, sdispls, sendtypes, rb, recvcounts, rdispls, recvtypes, comm);
+  });
+}
+
+} // namespace
+
+extern "C" {
+
+// ---- Point-to-point ----
+
+int tempi_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                 MPI_Comm comm, const tempi_static_plan *plan) {
+  return blockingSend(PMPI_Send_c, buf, count, datatype, dest, tag, comm, plan);
+}
+int tempi_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                  MPI_Comm comm, const tempi_static_plan *plan) {
+  return blockingSend(PMPI_Ssend_c, buf, count, datatype, dest, tag, comm, plan);
+}
+int tempi_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                  MPI_Comm comm, const tempi_static_plan *plan) {
+  return blockingSend(PMPI_Rsend_c, buf, count, datatype, dest, tag, comm, plan);
+}
+int tempi_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                  MPI_Comm comm, const tempi_static_plan *plan) {
+  return blockingSend(PMPI_Bsend_c, buf, count, datatype, dest, tag, comm, plan);
+}
+int tempi_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                  MPI_Comm comm, MPI_Request *request, const tempi_static_plan *plan) {
+  return nonblockingSend(PMPI_Isend_c, false, buf, count, datatype, dest, tag, comm, request,
+                         plan);
+}
+int tempi_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                   MPI_Comm comm, MPI_Request *request, const tempi_static_plan *plan) {
+  return nonblockingSend(PMPI_Issend_c, false, buf, count, datatype, dest, tag, comm, request,
+                         plan);
+}
+// Deferral is an optimization the caller allows, never a requirement: posting at once is correct
+// (as tempi_Isend_deferred does).
+int tempi_Isend_deferred_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                           int tag, MPI_Comm comm, MPI_Request *request,
+                           const tempi_static_plan *plan) {
+  return tempi_Isend_c(buf, count, datatype, dest, tag, comm, request, plan);
+}
+int tempi_Issend_deferred_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                            int tag, MPI_Comm comm, MPI_Request *request,
+                            const tempi_static_plan *plan) {
+  return tempi_Issend_c(buf, count, datatype, dest, tag, comm, request, plan);
+}
+int tempi_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                      MPI_Comm comm, MPI_Request *request, const tempi_static_plan *plan) {
+  return nonblockingSend(PMPI_Send_init_c, true, buf, count, datatype, dest, tag, comm, request,
+                         plan);
+}
+
+int tempi_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                 MPI_Comm comm, MPI_Status *status, const tempi_static_plan *plan) {
+  if (!deviceData(buf, count, datatype))
+    return PMPI_Recv_c(buf, count, datatype, source, tag, comm, status);
+  Wire w;
+  if (tempi_result r = wireForRecv(buf, count, datatype, plan, true, w, kLargeCount);
+      r != TEMPI_SUCCESS)
+    return runtime::raise(comm, r, "staging a device receive buffer (large count)");
+  MPI_Status local;
+  MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
+  int rc = PMPI_Recv_c(w.ptr, w.count, w.type, source, tag, comm, st);
+  tempi_result r = finishRecv(w, *st);
+  releaseWire(w);
+  if (r != TEMPI_SUCCESS) return runtime::raise(comm, r, "unpacking a device receive buffer");
+  return rc;
+}
+int tempi_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                  MPI_Comm comm, MPI_Request *request, const tempi_static_plan *plan) {
+  return nonblockingRecv(false, buf, count, datatype, source, tag, comm, request, plan);
+}
+int tempi_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                      MPI_Comm comm, MPI_Request *request, const tempi_static_plan *plan) {
+  return nonblockingRecv(true, buf, count, datatype, source, tag, comm, request, plan);
+}
+
+int tempi_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+                     int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                     int source, int recvtag, MPI_Comm comm, MPI_Status *status,
+                     const tempi_static_plan *sendplan, const tempi_static_plan *recvplan) {
+  if (!deviceData(sendbuf, sendcount, sendtype) && !deviceData(recvbuf, recvcount, recvtype))
+    return PMPI_Sendrecv_c(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+                           recvtype, source, recvtag, comm, status);
+  Wire s, r;
+  if (tempi_result e = wireForSend(sendbuf, sendcount, sendtype, sendplan, true, s, kLargeCount);
+      e != TEMPI_SUCCESS)
+    return runtime::raise(comm, e, "packing a device send buffer (large count)");
+  if (tempi_result e = wireForRecv(recvbuf, recvcount, recvtype, recvplan, true, r, kLargeCount);
+      e != TEMPI_SUCCESS) {
+    releaseWire(s);
+    return runtime::raise(comm, e, "staging a device receive buffer (large count)");
+  }
+  MPI_Status local;
+  MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
+  int rc = PMPI_Sendrecv_c(s.ptr, s.count, s.type, dest, sendtag, r.ptr, r.count, r.type, source,
+                           recvtag, comm, st);
+  tempi_result e = finishRecv(r, *st);
+  releaseWire(s);
+  releaseWire(r);
+  if (e != TEMPI_SUCCESS) return runtime::raise(comm, e, "unpacking a device receive buffer");
+  return rc;
+}
+
+int tempi_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                             int sendtag, int source, int recvtag, MPI_Comm comm,
+                             MPI_Status *status, const tempi_static_plan *plan) {
+  if (!deviceData(buf, count, datatype))
+    return PMPI_Sendrecv_replace_c(buf, count, datatype, dest, sendtag, source, recvtag, comm,
+                                   status);
+  // As tempi_Sendrecv_replace: separate send and receive staging, one buffer on both sides.
+  return tempi_Sendrecv_c(buf, count, datatype, dest, sendtag, buf, count, datatype, source,
+                          recvtag, comm, status, plan, plan);
+}
+
+// ---- Pack and unpack ----
+
+int tempi_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf,
+                 MPI_Count outsize, MPI_Count *position, MPI_Comm comm,
+                 const tempi_static_plan *plan) {
+  const bool devIn = deviceData(inbuf, incount, datatype), devOut = runtime::isDevice(outbuf);
+  if (!devIn && !devOut)
+    return PMPI_Pack_c(inbuf, incount, datatype, outbuf, outsize, position, comm);
+  TypePlanPtr p = planFor(datatype, plan);
+  const int64_t bytes = packedBytes(*p, incount);
+  if (bytes < 0)
+    return runtime::raiseCode(comm, MPI_ERR_COUNT, "MPI_Pack_c of a device buffer: count * size overflows");
+  if (*position < 0 || *position > outsize || bytes > outsize - *position)
+    return runtime::raiseCode(comm, MPI_ERR_TRUNCATE,
+                              "MPI_Pack_c of a device buffer: outsize too small");
+  char *dst = static_cast<char *>(outbuf) + *position;
+  tempi_result r = TEMPI_SUCCESS;
+  if (devIn && devOut && kernelPlan(*p) && bytes > 0) {
+    device::Stream s = device::defaultStream();
+    if (p->kind == TypePlan::Kind::Strided) {
+      r = device::pack(p->kernel, inbuf, incount, dst, s);
+    } else if ((r = p->ensureUploaded()) == TEMPI_SUCCESS) {
+      r = device::packBlocks(p->blocks, inbuf, incount, dst, s);
+    }
+    if (r == TEMPI_SUCCESS) r = device::synchronize(s);
+  } else if (bytes > 0) {
+    std::vector<char> host;
+    if (devIn) {
+      r = packDeviceToHost(inbuf, incount, datatype, plan, comm, host, bytes);
+    } else {
+      host.resize(size_t(bytes));
+      MPI_Count pos = 0;
+      int rc = PMPI_Pack_c(inbuf, incount, datatype, host.data(), bytes, &pos, comm);
+      if (rc != MPI_SUCCESS) return rc;
+    }
+    if (r == TEMPI_SUCCESS) {
+      if (devOut)
+        r = copyAndSync(dst, host.data(), size_t(bytes));
+      else
+        std::memcpy(dst, host.data(), size_t(bytes));
+    }
+  }
+  if (r != TEMPI_SUCCESS) return runtime::raise(comm, r, "MPI_Pack_c of a device buffer");
+  *position += bytes;
+  return MPI_SUCCESS;
+}
+
+int tempi_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf,
+                   MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm,
+                   const tempi_static_plan *plan) {
+  const bool devIn = runtime::isDevice(inbuf), devOut = deviceData(outbuf, outcount, datatype);
+  if (!devIn && !devOut)
+    return PMPI_Unpack_c(inbuf, insize, position, outbuf, outcount, datatype, comm);
+  TypePlanPtr p = planFor(datatype, plan);
+  const int64_t bytes = packedBytes(*p, outcount);
+  if (bytes < 0)
+    return runtime::raiseCode(comm, MPI_ERR_COUNT,
+                              "MPI_Unpack_c into a device buffer: count * size overflows");
+  if (*position < 0 || *position > insize || bytes > insize - *position)
+    return runtime::raiseCode(comm, MPI_ERR_TRUNCATE,
+                              "MPI_Unpack_c into a device buffer: insize too small");
+  const char *src = static_cast<const char *>(inbuf) + *position;
+  tempi_result r = TEMPI_SUCCESS;
+  if (devIn && devOut && kernelPlan(*p) && bytes > 0) {
+    device::Stream s = device::defaultStream();
+    if (p->kind == TypePlan::Kind::Strided) {
+      r = device::unpack(p->kernel, outbuf, src, outcount, s);
+    } else if ((r = p->ensureUploaded()) == TEMPI_SUCCESS) {
+      r = device::unpackBlocks(p->blocks, outbuf, src, outcount, s);
+    }
+    if (r == TEMPI_SUCCESS) r = device::synchronize(s);
+  } else if (bytes > 0) {
+    std::vector<char> host;
+    const char *packed = src;
+    if (devIn) {
+      host.resize(size_t(bytes));
+      r = copyAndSync(host.data(), src, size_t(bytes));
+      packed = host.data();
+    }
+    if (r == TEMPI_SUCCESS) {
+      if (devOut) {
+        r = unpackHostToDevice(packed, outbuf, outcount, datatype, plan, comm, bytes);
+      } else {
+        MPI_Count pos = 0;
+        int rc = PMPI_Unpack_c(packed, bytes, &pos, outbuf, outcount, datatype, comm);
+        if (rc != MPI_SUCCESS) return rc;
+      }
+    }
+  }
+  if (r != TEMPI_SUCCESS) return runtime::raise(comm, r, "MPI_Unpack_c into a device buffer");
+  *position += bytes;
+  return MPI_SUCCESS;
+}
+
+int tempi_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size,
+                      const tempi_static_plan *) {
+  return PMPI_Pack_size_c(incount, datatype, comm, size);
+}
+
+// ---- Collectives ----
+
+int tempi_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                      MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                      const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                      const tempi_static_plan *sendplan, const tempi_static_plan *recvplan) {
+  return alltoallvCommon(false, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                         rdispls, recvtype, comm, sendplan, recvplan);
+}
+int tempi_Neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
+                               const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                               const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                               MPI_Datatype recvtype, MPI_Comm comm,
+                               const tempi_static_plan *sendplan,
+                               const tempi_static_plan *recvplan) {
+  return alltoallvCommon(true, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                         rdispls, recvtype, comm, sendplan, recvplan);
+}
+int tempi_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                      const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                      const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                      const tempi_static_plan *const sendplans[],
+                      const tempi_static_plan *const recvplans[]) {
+  return alltoallwCommon(false, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                         rdispls, recvtypes, comm, sendplans, recvplans);
+}
+int tempi_Neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
+                               const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                               void *recvbuf, const MPI_Count recvcounts[],
+                               const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                               MPI_Comm comm, const tempi_static_plan *const sendplans[],
+                               const tempi_static_plan *const recvplans[]) {
+  return alltoallwCommon(true, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                         rdispls, recvtypes, comm, sendplans, recvplans);
+}
+
+// ---- The profiling-interface entry points ----
+
+int MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+               MPI_Comm comm) {
+  return tempi_Send_c(buf, count, datatype, dest, tag, comm, nullptr);
+}
+int MPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                MPI_Comm comm) {
+  return tempi_Ssend_c(buf, count, datatype, dest, tag, comm, nullptr);
+}
+int MPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                MPI_Comm comm) {
+  return tempi_Rsend_c(buf, count, datatype, dest, tag, comm, nullptr);
+}
+int MPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                MPI_Comm comm) {
+  return tempi_Bsend_c(buf, count, datatype, dest, tag, comm, nullptr);
+}
+int MPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                MPI_Comm comm, MPI_Request *request) {
+  return tempi_Isend_c(buf, count, datatype, dest, tag, comm, request, nullptr);
+}
+int MPI_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                 MPI_Comm comm, MPI_Request *request) {
+  return tempi_Issend_c(buf, count, datatype, dest, tag, comm, request, nullptr);
+}
+int MPI_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                    MPI_Comm comm, MPI_Request *request) {
+  return tempi_Send_init_c(buf, count, datatype, dest, tag, comm, request, nullptr);
+}
+int MPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+               MPI_Comm comm, MPI_Status *status) {
+  return tempi_Recv_c(buf, count, datatype, source, tag, comm, status, nullptr);
+}
+int MPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                MPI_Comm comm, MPI_Request *request) {
+  return tempi_Irecv_c(buf, count, datatype, source, tag, comm, request, nullptr);
+}
+int MPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                    MPI_Comm comm, MPI_Request *request) {
+  return tempi_Recv_init_c(buf, count, datatype, source, tag, comm, request, nullptr);
+}
+int MPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+                   int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                   int source, int recvtag, MPI_Comm comm, MPI_Status *status) {
+  return tempi_Sendrecv_c(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+                          recvtype, source, recvtag, comm, status, nullptr, nullptr);
+}
+int MPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                           int sendtag, int source, int recvtag, MPI_Comm comm,
+                           MPI_Status *status) {
+  return tempi_Sendrecv_replace_c(buf, count, datatype, dest, sendtag, source, recvtag, comm,
+                                  status, nullptr);
+}
+int MPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf,
+               MPI_Count outsize, MPI_Count *position, MPI_Comm comm) {
+  return tempi_Pack_c(inbuf, incount, datatype, outbuf, outsize, position, comm, nullptr);
+}
+int MPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf,
+                 MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm) {
+  return tempi_Unpack_c(inbuf, insize, position, outbuf, outcount, datatype, comm, nullptr);
+}
+int MPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size) {
+  return tempi_Pack_size_c(incount, datatype, comm, size, nullptr);
+}
+int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                    MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                    const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  return tempi_Alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                           recvtype, comm, nullptr, nullptr);
+}
+int MPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                    const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                    const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  return tempi_Alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                           recvtypes, comm, nullptr, nullptr);
+}
+int MPI_Neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
+                             const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                             const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                             MPI_Datatype recvtype, MPI_Comm comm) {
+  return tempi_Neighbor_alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                    rdispls, recvtype, comm, nullptr, nullptr);
+}
+int MPI_Neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
+                             const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                             void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                             const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  return tempi_Neighbor_alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                                    rdispls, recvtypes, comm, nullptr, nullptr);
+}
+
+} // extern "C"
+
+#endif // TEMPI_HAVE_LARGE_COUNT
