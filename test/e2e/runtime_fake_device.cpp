@@ -106,6 +106,29 @@ tempi_result unpack(const KernelPlan &plan, void *base, const void *packed, int6
   return TEMPI_SUCCESS;
 }
 
+// A batch of more than one job is one (fused) launch, as on the GPU.
+template <bool Pack> tempi_result runMany(const StridedJob *jobs, size_t n) {
+  if (n == 1)
+    return Pack ? pack(*jobs[0].plan, jobs[0].strided, jobs[0].count, jobs[0].packed, nullptr)
+                : unpack(*jobs[0].plan, jobs[0].strided, jobs[0].packed, jobs[0].count, nullptr);
+  if (n == 0) return TEMPI_SUCCESS;
+  if (failing("pack")) return TEMPI_ERR_CUDA;
+  Open open;
+  ++launches;
+  for (size_t i = 0; i < n; ++i) {
+    const StridedJob &j = jobs[i];
+    if (Pack)
+      packStrided(j.plan->shape, j.count, static_cast<const unsigned char *>(j.strided),
+                  static_cast<unsigned char *>(j.packed));
+    else
+      unpackStrided(j.plan->shape, j.count, static_cast<const unsigned char *>(j.packed),
+                    static_cast<unsigned char *>(j.strided));
+  }
+  return TEMPI_SUCCESS;
+}
+tempi_result packMany(const StridedJob *jobs, size_t n, Stream) { return runMany<true>(jobs, n); }
+tempi_result unpackMany(const StridedJob *jobs, size_t n, Stream) { return runMany<false>(jobs, n); }
+
 tempi_result uploadBlockList(BlockList &list) {
   list.deviceTable = &list; // nothing to upload: the host copies serve
   return TEMPI_SUCCESS;

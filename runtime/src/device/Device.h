@@ -46,6 +46,20 @@ tempi_result packKeyed(const KernelPlan &plan, uint64_t shapeKey, const void *ba
 tempi_result unpackKeyed(const KernelPlan &plan, uint64_t shapeKey, void *base,
                          const void *packed, int64_t count, Stream s);
 
+/// One strided pack (strided -> packed) or unpack (packed -> strided) of a batch.
+struct StridedJob {
+  const KernelPlan *plan = nullptr;
+  uint64_t shapeKey = 0; ///< 0: compute it when kernels are registered
+  void *strided = nullptr;
+  void *packed = nullptr;
+  int64_t count = 0;
+};
+/// Several packs (or unpacks) enqueued together: one job takes the single-job path above
+/// (registered kernels included); more run as one fused launch of the generic kernel that
+/// walks every job's shape (Fused.cu), in chunks when there are very many. Does not synchronize.
+tempi_result packMany(const StridedJob *jobs, size_t n, Stream s);
+tempi_result unpackMany(const StridedJob *jobs, size_t n, Stream s);
+
 /// Irregular types: a list of (offset, bytes) blocks of one element, in pack order.
 struct BlockList {
   std::vector<int64_t> offsets, lengths; ///< host copies

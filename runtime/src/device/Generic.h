@@ -7,11 +7,17 @@
 
 #include <cstdint>
 
+namespace tempi {
+struct StridedBlock;
+}
 namespace tempi::kernels {
 struct Strided;
 }
 
 namespace tempi::device::generic {
+
+/// The kernels' view of a StridedBlock; false when it has more than TEMPI_MAX_DIMS dimensions.
+bool toStrided(const StridedBlock &b, kernels::Strided *out);
 
 tempi_result pack(int W, const kernels::Strided &shape, void *packed, const void *base,
                   int64_t count, void *stream);

@@ -17,6 +17,8 @@ tempi_result pack(const KernelPlan &, const void *, int64_t, void *, Stream) {
 tempi_result unpack(const KernelPlan &, void *, const void *, int64_t, Stream) {
   return TEMPI_ERR_UNSUPPORTED;
 }
+tempi_result packMany(const StridedJob *, size_t, Stream) { return TEMPI_ERR_UNSUPPORTED; }
+tempi_result unpackMany(const StridedJob *, size_t, Stream) { return TEMPI_ERR_UNSUPPORTED; }
 tempi_result uploadBlockList(BlockList &) { return TEMPI_ERR_UNSUPPORTED; }
 void releaseBlockList(BlockList &list) { list.deviceTable = nullptr; }
 tempi_result packBlocks(const BlockList &, const void *, int64_t, void *, Stream) {

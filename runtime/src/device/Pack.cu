@@ -37,19 +37,6 @@ Registered lookup(uint64_t key) {
   return it == registry().end() ? Registered{} : it->second;
 }
 
-bool toStrided(const StridedBlock &b, kernels::Strided *out) {
-  if (b.dims.size() > TEMPI_MAX_DIMS) return false;
-  out->start = b.start;
-  out->bytes = b.bytes;
-  out->extent = b.extent;
-  out->ndims = static_cast<int>(b.dims.size());
-  for (size_t j = 0; j < b.dims.size(); ++j) {
-    out->counts[j] = b.dims[j].count;
-    out->strides[j] = b.dims[j].stride;
-  }
-  return true;
-}
-
 bool fits(const void *p, int w) {
   return (reinterpret_cast<uintptr_t>(p) % static_cast<uintptr_t>(w)) == 0;
 }
@@ -83,7 +70,7 @@ tempi_result run(const KernelPlan &plan, uint64_t key, void *strided, void *pack
     }
   }
   kernels::Strided shape;
-  if (!toStrided(plan.shape, &shape)) return TEMPI_ERR_UNSUPPORTED;
+  if (!generic::toStrided(plan.shape, &shape)) return TEMPI_ERR_UNSUPPORTED;
   const int w = genericWord(plan, shape, strided, packed, count);
   if constexpr (Pack)
     return generic::pack(w, shape, packed, strided, count, stream);
@@ -92,6 +79,19 @@ tempi_result run(const KernelPlan &plan, uint64_t key, void *strided, void *pack
 }
 
 } // namespace
+
+bool generic::toStrided(const StridedBlock &b, kernels::Strided *out) {
+  if (b.dims.size() > TEMPI_MAX_DIMS) return false;
+  out->start = b.start;
+  out->bytes = b.bytes;
+  out->extent = b.extent;
+  out->ndims = static_cast<int>(b.dims.size());
+  for (size_t j = 0; j < b.dims.size(); ++j) {
+    out->counts[j] = b.dims[j].count;
+    out->strides[j] = b.dims[j].stride;
+  }
+  return true;
+}
 
 void registerKernels(uint64_t shapeKey, tempi_pack_fn pack, tempi_unpack_fn unpack) {
   std::lock_guard<std::mutex> lock(registryMutex);

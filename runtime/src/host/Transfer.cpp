@@ -2,6 +2,7 @@
 /// Staging, packing and unpacking of one buffer argument (Transfer.h), through the device layer.
 #include "Transfer.h"
 
+#include "Batch.h"
 #include "Model.h"
 #include "Runtime.h"
 #include "TypeCache.h"
@@ -190,29 +191,43 @@ tempi_result wireForSend(const void *buf, MPI_Count count, MPI_Datatype type,
   return r;
 }
 
-tempi_result packWire(Wire &w) {
+tempi_result enqueuePack(Wire &w, Batch &b) {
   if (!w.staged) return TEMPI_SUCCESS;
   const char *user = static_cast<const char *>(w.userBuf);
-  if (w.mirror) return copyAndSync(w.staging.host, user + w.spanLo, w.staging.bytes);
+  if (w.mirror) {
+    b.copyAfter(w.staging.host, user + w.spanLo, w.staging.bytes);
+    return TEMPI_SUCCESS;
+  }
   if (w.packedBytes == 0) return TEMPI_SUCCESS;
   const TypePlan &p = *w.plan;
-  device::Stream s = device::defaultStream();
-  void *target = kernelSide(w);
   if (p.contiguous) {
     // One copy straight to where the MPI reads (host staging, or device staging for `device`).
     void *dst = w.method == Method::Device ? w.staging.device : w.staging.host;
-    TEMPI_TRY(device::copyAsync(dst, user + p.kernel.shape.start, size_t(w.packedBytes), s));
-    return device::synchronize(s);
+    b.copyAfter(dst, user + p.kernel.shape.start, size_t(w.packedBytes));
+    return TEMPI_SUCCESS;
   }
+  void *target = kernelSide(w);
   if (p.kind == TypePlan::Kind::Strided) {
-    TEMPI_TRY(device::pack(p.kernel, user, w.userCount, target, s));
+    b.job({&p.kernel, 0, const_cast<char *>(user), target, int64_t(w.userCount)});
   } else {
     TEMPI_TRY(p.ensureUploaded());
-    TEMPI_TRY(device::packBlocks(p.blocks, user, w.userCount, target, s));
+    b.noteEnqueued(); // the block-list kernel precedes the batch's copies on the stream
+    tempi_result r = device::packBlocks(p.blocks, user, w.userCount, target, device::defaultStream());
+    if (r != TEMPI_SUCCESS) {
+      b.fail(r);
+      return r;
+    }
   }
   if (w.method == Method::Staged)
-    TEMPI_TRY(device::copyAsync(w.staging.host, w.staging.device, size_t(w.packedBytes), s));
-  return device::synchronize(s);
+    b.copyAfter(w.staging.host, w.staging.device, size_t(w.packedBytes));
+  return TEMPI_SUCCESS;
+}
+
+tempi_result packWire(Wire &w) {
+  Batch b(true);
+  tempi_result r = enqueuePack(w, b);
+  tempi_result ran = b.run();
+  return r != TEMPI_SUCCESS ? r : ran;
 }
 
 tempi_result wireForRecv(void *buf, MPI_Count count, MPI_Datatype type, const tempi_static_plan *sp,
@@ -228,13 +243,16 @@ tempi_result prepareRecv(Wire &w) {
   return copyAndSync(w.staging.host, static_cast<char *>(w.userBuf) + w.spanLo, w.staging.bytes);
 }
 
-tempi_result finishRecv(Wire &w, MPI_Status &status) {
+tempi_result enqueueFinishRecv(Wire &w, MPI_Status &status, Batch &b) {
   if (!w.staged) return TEMPI_SUCCESS;
   int cancelled = 0;
   PMPI_Test_cancelled(&status, &cancelled);
   if (cancelled) return TEMPI_SUCCESS;
   char *user = static_cast<char *>(w.userBuf);
-  if (w.mirror) return copyAndSync(user + w.spanLo, w.staging.host, w.staging.bytes);
+  if (w.mirror) {
+    b.copyAfter(user + w.spanLo, w.staging.host, w.staging.bytes);
+    return TEMPI_SUCCESS;
+  }
   MPI_Count got = 0; // packed bytes that arrived (MPI-3's _x call: Open MPI 4 has no _c calls)
   if (PMPI_Get_elements_x(&status, MPI_PACKED, &got) != MPI_SUCCESS || got == MPI_UNDEFINED ||
       got < 0)
@@ -242,22 +260,31 @@ tempi_result finishRecv(Wire &w, MPI_Status &status) {
   const int64_t n = std::min<int64_t>(got, w.packedBytes);
   if (n == 0) return TEMPI_SUCCESS;
   const TypePlan &p = *w.plan;
-  device::Stream s = device::defaultStream();
   if (p.contiguous) {
     const void *src = w.method == Method::Device ? w.staging.device : w.staging.host;
-    TEMPI_TRY(device::copyAsync(user + p.kernel.shape.start, src, size_t(n), s));
-    return device::synchronize(s);
+    b.copyAfter(user + p.kernel.shape.start, src, size_t(n));
+    return TEMPI_SUCCESS;
   }
-  if (w.method == Method::Staged)
-    TEMPI_TRY(device::copyAsync(w.staging.device, w.staging.host, size_t(n), s));
   const void *src = kernelSide(w);
   const int64_t full = n / p.size, rest = n % p.size;
   if (full > 0) {
+    const size_t fullBytes = size_t(full * p.size);
     if (p.kind == TypePlan::Kind::Strided) {
-      TEMPI_TRY(device::unpack(p.kernel, user, src, full, s));
+      if (w.method == Method::Staged) b.copyBefore(w.staging.device, w.staging.host, fullBytes);
+      b.job({&p.kernel, 0, user, const_cast<void *>(src), full});
     } else {
+      // the staging copy and the block-list kernel keep their own order on the stream
       TEMPI_TRY(p.ensureUploaded());
-      TEMPI_TRY(device::unpackBlocks(p.blocks, user, src, full, s));
+      b.noteEnqueued();
+      device::Stream s = device::defaultStream();
+      tempi_result r = TEMPI_SUCCESS;
+      if (w.method == Method::Staged)
+        r = device::copyAsync(w.staging.device, w.staging.host, fullBytes, s);
+      if (r == TEMPI_SUCCESS) r = device::unpackBlocks(p.blocks, user, src, full, s);
+      if (r != TEMPI_SUCCESS) {
+        b.fail(r);
+        return r;
+      }
     }
   }
   // A short message ends inside an element: the MPI stores only its complete basic elements
@@ -269,13 +296,18 @@ tempi_result finishRecv(Wire &w, MPI_Status &status) {
   if (undefinedAtRest) PMPI_Status_set_elements_x(&status, MPI_BYTE, MPI_Count(full * p.size + tailBytes));
   const char *tail = static_cast<const char *>(w.staging.host ? w.staging.host : w.staging.device) +
                      full * p.size;
-  tempi_result r = TEMPI_SUCCESS;
   forEachRun(p, full, tailBytes, [&](int64_t off, int64_t bytes) {
-    if (r == TEMPI_SUCCESS) r = device::copyAsync(user + off, tail, size_t(bytes), s);
+    b.copyAfter(user + off, tail, size_t(bytes));
     tail += bytes;
   });
-  TEMPI_TRY(r);
-  return device::synchronize(s);
+  return TEMPI_SUCCESS;
+}
+
+tempi_result finishRecv(Wire &w, MPI_Status &status) {
+  Batch b(false);
+  tempi_result r = enqueueFinishRecv(w, status, b);
+  tempi_result ran = b.run();
+  return r != TEMPI_SUCCESS ? r : ran;
 }
 
 } // namespace tempi

@@ -63,6 +63,9 @@ tempi_result wireForSend(const void *buf, MPI_Count count, MPI_Datatype type,
                          const tempi_static_plan *sp, bool packNow, Wire &w,
                          bool largeCount = false);
 tempi_result packWire(Wire &w);
+class Batch;
+/// packWire's work added to a batch (Batch.h) instead of run and synchronized at once.
+tempi_result enqueuePack(Wire &w, Batch &b);
 /// Sets up `w` for receiving into (buf, count, type). prepareRecv must run before each MPI
 /// receive starts (a Mirror wire copies the span out so the bytes outside the type survive).
 tempi_result wireForRecv(void *buf, MPI_Count count, MPI_Datatype type, const tempi_static_plan *sp,
@@ -72,6 +75,8 @@ tempi_result prepareRecv(Wire &w);
 /// For a message that ends inside an element on an MPI that counts typed receives only up to the
 /// last complete basic element, the status's count is set to that, as the typed receive's would be.
 tempi_result finishRecv(Wire &w, MPI_Status &status);
+/// finishRecv's work added to a batch; the caller runs the batch before releasing the wire.
+tempi_result enqueueFinishRecv(Wire &w, MPI_Status &status, Batch &b);
 void releaseWire(Wire &w);
 
 /// Host-side copy helpers on the runtime's stream, synchronized before they return.

@@ -1,0 +1,189 @@
+/// \file
+/// packMany()/unpackMany(): the strided packs (or unpacks) of a batch of requests in one launch.
+///
+/// A halo exchange sends and receives tens to hundreds of small faces; one launch each costs more
+/// than the copies themselves. The fused kernel takes a table of segments (one per job: its walk
+/// shape, word size, addresses, word count and first block), gives each segment a contiguous
+/// range of thread blocks sized to its words, and each block finds its segment by binary search
+/// over the first-block prefix. Inside a segment the walk is the generic kernel's (the looped
+/// RuntimeShape of tempi/kernels.cuh), so packed bytes are those of the single-job path.
+///
+/// The table goes to the device by one asynchronous copy from a per-thread pinned buffer. That
+/// buffer is reused by the thread's next batch, which is safe because every caller synchronizes
+/// the stream before it returns (the batch's staging is released only after that too).
+///
+/// A job the fused kernel cannot take (more than 2^31 - 1 words, more outer dimensions than the
+/// walk holds) runs on the single-job path, enqueued on the same stream.
+#include "runtime/src/device/Device.h"
+#include "runtime/src/device/Generic.h"
+#include "tempi/kernels.cuh"
+
+#include <cstring>
+
+namespace tempi::device {
+
+namespace {
+
+using Shape = kernels::RuntimeShape<-1, uint32_t>;
+
+struct Segment {
+  Shape shape;
+  unsigned char *strided;
+  unsigned char *packed;
+  uint32_t words;
+  uint32_t firstBlock;
+  int w;
+};
+
+/// Blocks per segment: one thread per word, capped so that one huge face cannot starve the grid.
+constexpr uint32_t kMaxBlocksPerSegment = 1024;
+/// Segments per launch: larger batches are launched in chunks.
+constexpr size_t kMaxSegments = 4096;
+
+template <int W, bool Pack>
+__device__ void moveSegment(const Segment &s, uint32_t block, uint32_t blocks) {
+  using T = typename kernels::Word<W>::type;
+  const uint32_t step = blocks * kernels::kThreads;
+  for (uint32_t i = block * kernels::kThreads + threadIdx.x; i < s.words; i += step) {
+    const int64_t off = s.shape.template offset<W>(i);
+    if constexpr (Pack)
+      *reinterpret_cast<T *>(s.packed + int64_t(i) * W) = *reinterpret_cast<const T *>(s.strided + off);
+    else
+      *reinterpret_cast<T *>(s.strided + off) = *reinterpret_cast<const T *>(s.packed + int64_t(i) * W);
+  }
+}
+
+template <bool Pack>
+__global__ void __launch_bounds__(kernels::kThreads)
+    fusedKernel(const Segment *__restrict__ segments, int n, uint32_t totalBlocks) {
+  // raw storage: a __shared__ object may not have a constructor
+  __shared__ alignas(Segment) unsigned char raw[sizeof(Segment)];
+  __shared__ uint32_t blocks;
+  Segment &seg = *reinterpret_cast<Segment *>(raw);
+  if (threadIdx.x == 0) {
+    int lo = 0, hi = n - 1;
+    while (lo < hi) { // the last segment whose first block is <= this block
+      const int mid = (lo + hi + 1) / 2;
+      if (segments[mid].firstBlock <= blockIdx.x)
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+    memcpy(raw, &segments[lo], sizeof(Segment));
+    blocks = (lo + 1 < n ? segments[lo + 1].firstBlock : totalBlocks) - seg.firstBlock;
+  }
+  __syncthreads();
+  const uint32_t block = blockIdx.x - seg.firstBlock;
+  switch (seg.w) {
+  case 16: moveSegment<16, Pack>(seg, block, blocks); break;
+  case 8: moveSegment<8, Pack>(seg, block, blocks); break;
+  case 4: moveSegment<4, Pack>(seg, block, blocks); break;
+  case 2: moveSegment<2, Pack>(seg, block, blocks); break;
+  default: moveSegment<1, Pack>(seg, block, blocks); break;
+  }
+}
+
+/// The calling thread's segment table: pinned host memory for building it, device memory for the
+/// kernel. Grown, never shrunk; released with the thread (the process exits after finalize()).
+struct Table {
+  Segment *host = nullptr;
+  Segment *device = nullptr;
+  size_t capacity = 0;
+  ~Table() {
+    if (host) (void)cudaFreeHost(host);
+    if (device) (void)cudaFree(device);
+  }
+  tempi_result reserve(size_t n) {
+    if (n <= capacity) return TEMPI_SUCCESS;
+    size_t want = capacity ? capacity : 64;
+    while (want < n) want *= 2;
+    if (host) TEMPI_CUDA_CHECK(cudaFreeHost(host));
+    if (device) TEMPI_CUDA_CHECK(cudaFree(device));
+    host = nullptr;
+    device = nullptr;
+    capacity = 0;
+    TEMPI_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void **>(&host), want * sizeof(Segment)));
+    TEMPI_CUDA_CHECK(cudaMalloc(reinterpret_cast<void **>(&device), want * sizeof(Segment)));
+    capacity = want;
+    return TEMPI_SUCCESS;
+  }
+};
+thread_local Table table;
+
+/// The segment of one job, or false when the single-job path must take it. Empty jobs give a
+/// segment of 0 words (skipped by the caller).
+bool toSegment(const StridedJob &j, Segment *seg) {
+  kernels::Strided s;
+  if (!j.plan || j.count < 0 || !generic::toStrided(j.plan->shape, &s)) return false;
+  const kernels::Walk walk = kernels::makeWalk(s, j.count);
+  seg->words = 0;
+  if (walk.totalBytes == 0) return true;
+  if (!j.strided || !j.packed) return false;
+  const int planW = alignedWordSize(*j.plan, reinterpret_cast<uintptr_t>(j.strided));
+  const int widest = kernels::widestWord(s, j.count, j.strided, j.packed);
+  const int w = planW < widest ? planW : widest;
+  if (walk.totalBytes / w > kernels::kMaxWords32 || !kernels::walkFits(walk, w)) return false;
+  seg->shape = kernels::toRuntimeShape<-1, uint32_t>(walk, w);
+  seg->strided = static_cast<unsigned char *>(j.strided);
+  seg->packed = static_cast<unsigned char *>(j.packed);
+  seg->words = static_cast<uint32_t>(walk.totalBytes / w);
+  seg->w = w;
+  return true;
+}
+
+template <bool Pack> tempi_result launch(size_t first, size_t n, uint32_t totalBlocks, Stream s) {
+  auto stream = static_cast<cudaStream_t>(s);
+  TEMPI_CUDA_CHECK(cudaMemcpyAsync(table.device + first, table.host + first, n * sizeof(Segment),
+                                   cudaMemcpyHostToDevice, stream));
+  fusedKernel<Pack><<<totalBlocks, kernels::kThreads, 0, stream>>>(table.device + first, int(n),
+                                                                  totalBlocks);
+  TEMPI_CUDA_CHECK(cudaGetLastError());
+  return TEMPI_SUCCESS;
+}
+
+template <bool Pack> tempi_result runMany(const StridedJob *jobs, size_t n, Stream s) {
+  if (!available()) return TEMPI_ERR_UNSUPPORTED;
+  if (n == 1)
+    return Pack ? packKeyed(*jobs[0].plan, jobs[0].shapeKey, jobs[0].strided, jobs[0].count,
+                            jobs[0].packed, s)
+                : unpackKeyed(*jobs[0].plan, jobs[0].shapeKey, jobs[0].strided, jobs[0].packed,
+                              jobs[0].count, s);
+  if (n == 0) return TEMPI_SUCCESS;
+  if (tempi_result r = table.reserve(n); r != TEMPI_SUCCESS) return r;
+  size_t used = 0, chunkStart = 0;
+  uint32_t blocks = 0;
+  for (size_t i = 0; i < n; ++i) {
+    Segment seg;
+    if (!toSegment(jobs[i], &seg)) { // the single-job path, same stream, same order guarantees
+      const StridedJob &j = jobs[i];
+      tempi_result r = Pack ? packKeyed(*j.plan, j.shapeKey, j.strided, j.count, j.packed, s)
+                            : unpackKeyed(*j.plan, j.shapeKey, j.strided, j.packed, j.count, s);
+      if (r != TEMPI_SUCCESS) return r;
+      continue;
+    }
+    if (seg.words == 0) continue;
+    const uint32_t want = (seg.words + kernels::kThreads - 1) / kernels::kThreads;
+    seg.firstBlock = blocks;
+    blocks += want < kMaxBlocksPerSegment ? want : kMaxBlocksPerSegment;
+    table.host[used++] = seg;
+    if (used - chunkStart == kMaxSegments || blocks > (1u << 30)) {
+      if (tempi_result r = launch<Pack>(chunkStart, used - chunkStart, blocks, s);
+          r != TEMPI_SUCCESS)
+        return r;
+      chunkStart = used;
+      blocks = 0;
+      // the next chunk's first blocks count from 0 again
+    }
+  }
+  if (used > chunkStart) return launch<Pack>(chunkStart, used - chunkStart, blocks, s);
+  return TEMPI_SUCCESS;
+}
+
+} // namespace
+
+tempi_result packMany(const StridedJob *jobs, size_t n, Stream s) { return runMany<true>(jobs, n, s); }
+tempi_result unpackMany(const StridedJob *jobs, size_t n, Stream s) {
+  return runMany<false>(jobs, n, s);
+}
+
+} // namespace tempi::device

@@ -1,0 +1,54 @@
+/// \file
+/// Batch: the device work of one or more wires, enqueued together on the thread's stream and
+/// synchronized once. A halo exchange completes hundreds of small requests at a time; one
+/// synchronization (and one fused kernel launch) for all of them, instead of one per request, is
+/// what makes it fast (docs/runtime.md, "Bursts").
+///
+/// Order on the stream: the `before` copies (receive staging to the device), the strided jobs
+/// (one fused pack or unpack launch, device::packMany/unpackMany), the `after` copies (send
+/// staging to the host, straight copies). Work that must keep its own order (a block-list kernel
+/// and its staging copy) is enqueued directly by the caller, who then calls noteEnqueued().
+/// run() always synchronizes when anything was enqueued, also after an error, so that no staging
+/// buffer is released while the GPU may still use it.
+#pragma once
+
+#include "runtime/src/device/Device.h"
+#include "tempi/tempi.h"
+
+#include <cstddef>
+#include <vector>
+
+namespace tempi {
+
+class Batch {
+public:
+  /// pack: the jobs are packs (strided -> packed), else unpacks.
+  explicit Batch(bool pack) : pack_(pack) {}
+
+  void copyBefore(void *dst, const void *src, size_t bytes) { before_.push_back({dst, src, bytes}); }
+  void copyAfter(void *dst, const void *src, size_t bytes) { after_.push_back({dst, src, bytes}); }
+  void job(const device::StridedJob &j) { jobs_.push_back(j); }
+  void noteEnqueued() { enqueued_ = true; }
+  /// Records the first error of work the caller enqueued itself.
+  void fail(tempi_result r) {
+    if (error_ == TEMPI_SUCCESS) error_ = r;
+  }
+  bool empty() const { return !enqueued_ && before_.empty() && jobs_.empty() && after_.empty(); }
+
+  /// Enqueues everything gathered and synchronizes the stream; the first error.
+  tempi_result run();
+
+private:
+  struct Copy {
+    void *dst;
+    const void *src;
+    size_t bytes;
+  };
+  bool pack_;
+  bool enqueued_ = false;
+  tempi_result error_ = TEMPI_SUCCESS;
+  std::vector<Copy> before_, after_;
+  std::vector<device::StridedJob> jobs_;
+};
+
+} // namespace tempi
