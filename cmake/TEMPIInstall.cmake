@@ -40,5 +40,23 @@ install(FILES ${PROJECT_BINARY_DIR}/cmake/TEMPIConfig.cmake
               ${PROJECT_BINARY_DIR}/cmake/TEMPIConfigVersion.cmake
         DESTINATION ${TEMPI_CMAKE_DIR})
 
+# tempi.pc names its folders relative to its own (${pcfiledir}), so it stays right under any
+# prefix given at install time (`cmake --install --prefix`, DESTDIR); an absolute
+# CMAKE_INSTALL_<dir> is written as it is.
+set(TEMPI_PC_DIR ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+if(IS_ABSOLUTE "${TEMPI_PC_DIR}")
+  set(TEMPI_PC_PREFIX "${CMAKE_INSTALL_PREFIX}")
+else()
+  file(RELATIVE_PATH TEMPI_PC_UP "/prefix/${TEMPI_PC_DIR}" "/prefix")
+  string(REGEX REPLACE "/$" "" TEMPI_PC_UP "${TEMPI_PC_UP}")
+  set(TEMPI_PC_PREFIX "\${pcfiledir}/${TEMPI_PC_UP}")
+endif()
+foreach(kind LIBDIR INCLUDEDIR BINDIR)
+  if(IS_ABSOLUTE "${CMAKE_INSTALL_${kind}}")
+    set(TEMPI_PC_${kind} "${CMAKE_INSTALL_${kind}}")
+  else()
+    set(TEMPI_PC_${kind} "\${prefix}/${CMAKE_INSTALL_${kind}}")
+  endif()
+endforeach()
 configure_file(${CMAKE_CURRENT_LIST_DIR}/tempi.pc.in ${PROJECT_BINARY_DIR}/cmake/tempi.pc @ONLY)
-install(FILES ${PROJECT_BINARY_DIR}/cmake/tempi.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+install(FILES ${PROJECT_BINARY_DIR}/cmake/tempi.pc DESTINATION ${TEMPI_PC_DIR})
