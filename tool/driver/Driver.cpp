@@ -3,6 +3,7 @@
 #include "tool/driver/Driver.h"
 
 #include "tool/driver/KernelCache.h"
+#include "tool/driver/Prescan.h"
 #include "tool/driver/Process.h"
 #include "tool/driver/RewriteCache.h"
 
@@ -38,6 +39,10 @@ struct SourceState {
   /// object asked for); used when the tool changes nothing, abandoned when it rewrites.
   Started spec;
   std::string specObject;
+  /// The object came from the object cache: nothing is left to do for this source.
+  bool objectCached = false;
+  /// The headers the source includes (the wrapper's -M), computed once for the caches' entries.
+  std::optional<std::vector<std::string>> headers;
 };
 
 class Pipeline {
@@ -63,8 +68,14 @@ private:
   std::vector<std::string> argsForOne(const SourceState &s, const std::string &path) const;
   void startSpeculation(SourceState &s, size_t ordinal);
   std::vector<std::string> rewriteArgv(const SourceState &s, bool withOutputs);
+  bool needsTool(const SourceState &s);
   bool fromRewriteCache(SourceState &s, size_t ordinal);
-  void storeInRewriteCache(const SourceState &s);
+  void storeInRewriteCache(SourceState &s);
+  const std::vector<std::string> *headersOf(SourceState &s);
+  std::string objectKey(const SourceState &s);
+  bool fromObjectCache(SourceState &s);
+  void storeInObjectCache(SourceState &s);
+  std::string depFileOf(const SourceState &s) const;
   void abandonSpeculation(SourceState &s);
   void compileKernels(SourceState &s);
   int compileOnly();
@@ -90,6 +101,7 @@ private:
   std::vector<SourceState> sources_;
   std::string temp_;
   std::optional<std::vector<std::string>> mpiFlags_;
+  std::string wrappedCompiler_; ///< the first word of the wrapper's -show (gcc, ...)
   bool fatal_ = false;
   bool lintWarned_ = false;
 };
@@ -146,6 +158,21 @@ void removeTree(const std::string &path) {
   rmdir(path.c_str());
 }
 
+/// A program or file as the caches see it: path, size and modification time.
+std::string identity(const std::string &path) {
+  struct stat st {};
+  if (path.empty() || stat(path.c_str(), &st) != 0)
+    return path + " missing\n";
+  return path + " " + std::to_string(st.st_size) + " " + std::to_string(st.st_mtim.tv_sec) + "." +
+         std::to_string(st.st_mtim.tv_nsec) + "\n";
+}
+
+/// Environment variables that change what the MPI wrapper or the compiler produces.
+constexpr const char *kCompileEnvironment[] = {
+    "MPICH_CC", "MPICH_CXX", "OMPI_CC", "OMPI_CXX", "OMPI_CFLAGS", "OMPI_CXXFLAGS",
+    "OMPI_CPPFLAGS", "I_MPI_CC", "I_MPI_CXX", "CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH",
+    "GCC_EXEC_PREFIX", "COMPILER_PATH", "SOURCE_DATE_EPOCH", "TEMPI_LD"};
+
 std::string baseName(const std::string &path) {
   size_t slash = path.rfind('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
@@ -186,11 +213,13 @@ int Pipeline::run() {
   for (size_t i = 0; i < sources_.size(); ++i) {
     if (cfg_.runLint)
       runLintOn(sources_[i]);
+    if (candidate[i] && cl_.action == Action::Compile && fromObjectCache(sources_[i]))
+      continue;
     if (candidate[i] && fromRewriteCache(sources_[i], i))
       continue;
     if (candidate[i] && cl_.action == Action::Compile && !cfg_.show)
       startSpeculation(sources_[i], i);
-    if (candidate[i])
+    if (candidate[i] && needsTool(sources_[i]))
       analyze(sources_[i], i);
     if (sources_[i].rewritten)
       abandonSpeculation(sources_[i]); // free the core for nvcc and the rewritten compile
@@ -344,6 +373,8 @@ std::vector<std::string> Pipeline::mpiFrontEndFlags() {
         cur += c;
       }
     }
+    if (!tokens.empty())
+      wrappedCompiler_ = tokens[0];
     for (size_t i = 1; i < tokens.size(); ++i) {
       const std::string &t = tokens[i];
       if ((t == "-I" || t == "-isystem") && i + 1 < tokens.size()) {
@@ -420,23 +451,147 @@ bool Pipeline::fromRewriteCache(SourceState &s, size_t ordinal) {
   return true;
 }
 
-void Pipeline::storeInRewriteCache(const SourceState &s) {
+const std::vector<std::string> *Pipeline::headersOf(SourceState &s) {
+  if (!s.headers) {
+    // The headers the source includes, as the compiler finds them with the same flags.
+    std::vector<std::string> argv = {cfg_.wrapper, "-M"};
+    for (const auto &f : cl_.frontEndFlags)
+      argv.push_back(f);
+    argv.push_back(s.original);
+    RunResult deps = runProgram(argv, true, temp_);
+    if (deps.exitCode != 0)
+      return nullptr;
+    s.headers = parseMakeDependencies(deps.output);
+  }
+  return &*s.headers;
+}
+
+void Pipeline::storeInRewriteCache(SourceState &s) {
   std::string text;
   CachedRewrite result;
   if (cfg_.show || cfg_.cacheDir.empty() || !readFile(s.original, text) ||
       !readFile(s.rewrittenPath, result.rewritten))
     return;
   readFile(s.kernelSource, result.kernels);
-  // The headers the source includes, as the compiler finds them with the same flags.
-  std::vector<std::string> argv = {cfg_.wrapper, "-M"};
-  for (const auto &f : cl_.frontEndFlags)
+  if (const auto *headers = headersOf(s))
+    storeRewrite(KernelCache(cfg_.cacheDir), rewriteKey(cfg_.rewrite, rewriteArgv(s, false), text),
+                 *headers, result);
+}
+
+bool Pipeline::needsTool(const SourceState &s) {
+  std::string text;
+  if (cfg_.rewrite.empty() || !readFile(s.original, text) ||
+      text.find("MPI_Type_") != std::string::npos)
+    return true; // the tool runs (and reports what it finds)
+  // Preprocess the source as the tool would parse it (Prescan.h says why this decides).
+  std::string out = temp_ + "/prescan." + std::to_string(s.input.index) + ".i";
+  std::vector<std::string> argv = {cfg_.wrapper, "-E"};
+  bool forcedLang = false;
+  for (const auto &f : cl_.frontEndFlags) {
     argv.push_back(f);
-  argv.push_back(s.original);
-  RunResult deps = runProgram(argv, true, temp_);
-  if (deps.exitCode != 0)
+    forcedLang = forcedLang || f.rfind("-x", 0) == 0;
+  }
+  if (cfg_.cxx && !forcedLang && s.original.size() > 2 &&
+      s.original.compare(s.original.size() - 2, 2, ".c") == 0)
+    argv.insert(argv.end(), {"-x", "c++"});
+  argv.insert(argv.end(), {s.original, "-o", out});
+  if (cfg_.verbose)
+    std::cerr << "+ " << shellJoin(argv) << "\n";
+  RunResult r = runProgram(argv, true, temp_);
+  std::string preprocessed;
+  bool read = r.exitCode == 0 && r.error.empty() && readFile(out, preprocessed);
+  unlink(out.c_str());
+  if (!read)
+    return true; // let the tool (and then the compiler) report the problem
+  std::vector<std::string> dirs;
+  const auto mpi = mpiFrontEndFlags();
+  for (size_t i = 0; i < mpi.size(); ++i) {
+    if ((mpi[i] == "-I" || mpi[i] == "-isystem") && i + 1 < mpi.size())
+      dirs.push_back(mpi[++i]);
+    else if (mpi[i].rfind("-isystem", 0) == 0)
+      dirs.push_back(mpi[i].substr(8));
+    else if (mpi[i].rfind("-I", 0) == 0)
+      dirs.push_back(mpi[i].substr(2));
+  }
+  if (mentionsTypeConstructor(preprocessed, dirs))
+    return true;
+  if (cfg_.verbose)
+    std::cerr << "+ # no MPI_Type_ in the preprocessed " << s.original
+              << " outside the MPI's headers: nothing for tempi-rewrite to do\n";
+  return false;
+}
+
+std::string Pipeline::depFileOf(const SourceState &s) const {
+  if (cl_.depFile)
+    return *cl_.depFile;
+  if (cl_.output)
+    return dirName(*cl_.output) + "/" + stem(*cl_.output) + ".d";
+  return stem(s.original) + ".d";
+}
+
+std::string Pipeline::objectKey(const SourceState &s) {
+  std::string text;
+  if (!readFile(s.original, text))
+    return "";
+  // Everything that decides the object of a rewritten -c compile: this program, the tool run
+  // (tool, its arguments, the working directory, the source text; the headers are checked
+  // separately), the compile command, the wrapper and the compiler it runs, nvcc, ld and the
+  // environment variables they read.
+  std::string key = "tempi-object-v1\n" + identity("/proc/self/exe");
+  std::vector<std::string> compile = argsForOne(s, "<rewritten>");
+  compile.insert(compile.end(), {"-I" + cfg_.includeDir, "-iquote", dirName(s.original)});
+  mpiFrontEndFlags(); // sets wrappedCompiler_
+  key += "compile " + shellJoin(compile) + "\n" + identity(cfg_.wrapper) +
+         identity(findProgram(wrappedCompiler_)) + identity(cfg_.nvcc) + "arch " + cfg_.cudaArch +
+         "\nnvcc-flags " + shellJoin(cfg_.nvccFlags) + "\n";
+  const char *ld = std::getenv("TEMPI_LD");
+  key += identity(findProgram(ld && *ld ? ld : "ld"));
+  for (const char *var : kCompileEnvironment)
+    if (const char *v = std::getenv(var))
+      key += std::string(var) + "=" + v + "\n";
+  return key + rewriteKey(cfg_.rewrite, rewriteArgv(s, false), text);
+}
+
+bool Pipeline::fromObjectCache(SourceState &s) {
+  if (cfg_.show || cfg_.rewrite.empty() || cfg_.cacheDir.empty())
+    return false;
+  std::string key = objectKey(s);
+  std::vector<std::string> parts;
+  if (key.empty() || !lookupWithHeaders(KernelCache(cfg_.cacheDir), key, parts, 2))
+    return false;
+  // Written under a temporary name and renamed, so a reader never sees half an object.
+  const std::string object = objectOf(s);
+  const std::string tmp = object + ".tempi-cached." + std::to_string(getpid());
+  if (!writeFile(tmp, parts[0]) || std::rename(tmp.c_str(), object.c_str()) != 0) {
+    unlink(tmp.c_str());
+    return false;
+  }
+  if (cl_.deps && !writeFile(depFileOf(s), parts[1]))
+    return false;
+  if (cfg_.verbose)
+    std::cerr << "+ # " << object << " for " << s.original << " from the object cache in "
+              << cfg_.cacheDir << "\n";
+  s.objectCached = true;
+  s.rewritten = true;
+  s.kernelCount = 0;
+  return true;
+}
+
+void Pipeline::storeInObjectCache(SourceState &s) {
+  if (cfg_.show || cfg_.cacheDir.empty())
     return;
-  storeRewrite(KernelCache(cfg_.cacheDir), rewriteKey(cfg_.rewrite, rewriteArgv(s, false), text),
-               parseMakeDependencies(deps.output), result);
+  const auto *headers = headersOf(s);
+  std::string object, deps;
+  if (!headers || !readFile(objectOf(s), object) || (cl_.deps && !readFile(depFileOf(s), deps)))
+    return;
+  std::string key = objectKey(s);
+  if (key.empty())
+    return;
+  // The rewritten source also includes TEMPI's headers: they are checked like the user's.
+  std::vector<std::string> checked = *headers;
+  checked.push_back(cfg_.includeDir + "/tempi/tempi.h");
+  checked.push_back(cfg_.includeDir + "/tempi/kernels.cuh");
+  storeWithHeaders(KernelCache(cfg_.cacheDir), key, checked, {object, deps});
 }
 
 void Pipeline::analyze(SourceState &s, size_t ordinal) {
@@ -536,13 +691,7 @@ void Pipeline::compileKernels(SourceState &s) {
 void Pipeline::fixDependencies(const SourceState &s) const {
   if (!cl_.deps || cfg_.show)
     return;
-  std::string path;
-  if (cl_.depFile)
-    path = *cl_.depFile;
-  else if (cl_.output)
-    path = dirName(*cl_.output) + "/" + stem(*cl_.output) + ".d";
-  else
-    path = stem(s.original) + ".d";
+  const std::string path = depFileOf(s);
   std::string text, escaped;
   if (!readFile(path, text))
     return;
@@ -664,6 +813,8 @@ void Pipeline::abandonSpeculation(SourceState &s) {
 int Pipeline::compileOnly() {
   int status = 0;
   for (auto &s : sources_) {
+    if (s.objectCached)
+      continue; // written by fromObjectCache
     std::string object = objectOf(s);
     if (!s.specObject.empty() && !s.rewritten) {
       // The tool changed nothing: the compile that ran alongside it is the result.
@@ -712,8 +863,10 @@ int Pipeline::compileOnly() {
           }
         }
       }
-      if (s.rewritten)
+      if (s.rewritten) {
+        storeInObjectCache(s);
         continue;
+      }
       // Fallback: the same command on the original source.
       args = argsForOne(s, s.original);
     }

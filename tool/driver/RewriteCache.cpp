@@ -54,7 +54,8 @@ std::string rewriteKey(const std::string &tool, const std::vector<std::string> &
   return key + sourceText;
 }
 
-bool lookupRewrite(const KernelCache &cache, const std::string &key, CachedRewrite &out) {
+bool lookupWithHeaders(const KernelCache &cache, const std::string &key,
+                       std::vector<std::string> &parts, size_t count) {
   std::string p;
   if (!cache.lookupBytes(key, p))
     return false;
@@ -74,11 +75,16 @@ bool lookupRewrite(const KernelCache &cache, const std::string &key, CachedRewri
     if (second == std::string::npos || fileStamp(line.substr(second + 1)) != line.substr(0, second))
       return false;
   }
-  return readCounted(p, pos, out.rewritten) && readCounted(p, pos, out.kernels);
+  parts.assign(count, std::string());
+  for (auto &part : parts)
+    if (!readCounted(p, pos, part))
+      return false;
+  return pos == p.size();
 }
 
-bool storeRewrite(const KernelCache &cache, const std::string &key,
-                  const std::vector<std::string> &headers, const CachedRewrite &result) {
+bool storeWithHeaders(const KernelCache &cache, const std::string &key,
+                      const std::vector<std::string> &headers,
+                      const std::vector<std::string> &parts) {
   std::string p = std::to_string(headers.size()) + "\n";
   for (const auto &h : headers) {
     std::string stamp = fileStamp(h);
@@ -86,9 +92,23 @@ bool storeRewrite(const KernelCache &cache, const std::string &key,
       return false;
     p += stamp + " " + h + "\n";
   }
-  p += std::to_string(result.rewritten.size()) + "\n" + result.rewritten;
-  p += std::to_string(result.kernels.size()) + "\n" + result.kernels;
+  for (const auto &part : parts)
+    p += std::to_string(part.size()) + "\n" + part;
   return cache.storeBytes(key, p);
+}
+
+bool lookupRewrite(const KernelCache &cache, const std::string &key, CachedRewrite &out) {
+  std::vector<std::string> parts;
+  if (!lookupWithHeaders(cache, key, parts, 2))
+    return false;
+  out.rewritten = parts[0];
+  out.kernels = parts[1];
+  return true;
+}
+
+bool storeRewrite(const KernelCache &cache, const std::string &key,
+                  const std::vector<std::string> &headers, const CachedRewrite &result) {
+  return storeWithHeaders(cache, key, headers, {result.rewritten, result.kernels});
 }
 
 std::vector<std::string> parseMakeDependencies(const std::string &text) {

@@ -26,6 +26,15 @@ struct CachedRewrite {
 std::string rewriteKey(const std::string &tool, const std::vector<std::string> &toolArgs,
                        const std::string &sourceText);
 
+/// An entry that stays valid while every listed header is unchanged (hash and size), holding
+/// `parts` (byte strings). The rewrite cache and tempi-cc's object cache both use it.
+bool storeWithHeaders(const KernelCache &cache, const std::string &key,
+                      const std::vector<std::string> &headers,
+                      const std::vector<std::string> &parts);
+/// A hit needs the key, every header unchanged and exactly `count` parts.
+bool lookupWithHeaders(const KernelCache &cache, const std::string &key,
+                       std::vector<std::string> &parts, size_t count);
+
 bool lookupRewrite(const KernelCache &cache, const std::string &key, CachedRewrite &out);
 /// `headers`: every file the source includes (from the compiler's -M output).
 bool storeRewrite(const KernelCache &cache, const std::string &key,
