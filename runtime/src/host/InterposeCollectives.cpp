@@ -7,6 +7,7 @@
 /// instead: the span all its peers touch is copied to the host and the MPI gets the original
 /// counts, displacements and types on that copy. MPI_IN_PLACE goes to the MPI as it is, with a
 /// device receive buffer mirrored.
+#include "DeferredSends.h"
 #include "Runtime.h"
 #include "Transfer.h"
 #include "tempi/tempi.h"
@@ -260,6 +261,7 @@ int tempi_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdisp
                     MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                     const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                     const tempi_static_plan *sendplan, const tempi_static_plan *recvplan) {
+  TEMPI_FLUSH_DEFERRED();
   return alltoallvCommon(false, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                          rdispls, recvtype, comm, sendplan, recvplan);
 }
@@ -269,6 +271,7 @@ int tempi_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const 
                              const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                              const tempi_static_plan *sendplan,
                              const tempi_static_plan *recvplan) {
+  TEMPI_FLUSH_DEFERRED();
   return alltoallvCommon(true, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                          rdispls, recvtype, comm, sendplan, recvplan);
 }
@@ -278,6 +281,7 @@ int tempi_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdisp
                     const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                     const tempi_static_plan *const sendplans[],
                     const tempi_static_plan *const recvplans[]) {
+  TEMPI_FLUSH_DEFERRED();
   if (!runtime::active())
     return PMPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                           recvtypes, comm);
@@ -310,6 +314,7 @@ int tempi_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const 
                              const MPI_Datatype recvtypes[], MPI_Comm comm,
                              const tempi_static_plan *const sendplans[],
                              const tempi_static_plan *const recvplans[]) {
+  TEMPI_FLUSH_DEFERRED();
   if (!runtime::active())
     return PMPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
                                    rdispls, recvtypes, comm);

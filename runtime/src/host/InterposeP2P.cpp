@@ -2,6 +2,7 @@
 /// Point-to-point interposers: MPI_X (profiling interface) = tempi_X(..., NULL plan). Host buffers
 /// go to PMPI_X with the caller's arguments; device buffers go through a Wire (Transfer.h).
 /// Nonblocking and persistent device operations are registered in the request table.
+#include "DeferredSends.h"
 #include "Requests.h"
 #include "Runtime.h"
 #include "Transfer.h"
@@ -19,6 +20,7 @@ using NonblockingSend = int (*)(const void *, int, MPI_Datatype, int, int, MPI_C
 
 int blockingSend(BlockingSend pmpi, const void *buf, int count, MPI_Datatype type, int dest,
                  int tag, MPI_Comm comm, const tempi_static_plan *plan) {
+  TEMPI_FLUSH_DEFERRED();
   if (!deviceData(buf, count, type)) return pmpi(buf, count, type, dest, tag, comm);
   Wire w;
   if (tempi_result r = wireForSend(buf, count, type, plan, true, w); r != TEMPI_SUCCESS)
@@ -31,6 +33,7 @@ int blockingSend(BlockingSend pmpi, const void *buf, int count, MPI_Datatype typ
 int nonblockingSend(NonblockingSend pmpi, bool persistent, const void *buf, int count,
                     MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request *request,
                     const tempi_static_plan *plan) {
+  TEMPI_FLUSH_DEFERRED();
   if (!deviceData(buf, count, type)) return pmpi(buf, count, type, dest, tag, comm, request);
   auto op = std::make_unique<requests::PendingOp>();
   if (tempi_result r = wireForSend(buf, count, type, plan, !persistent, op->wire);
@@ -46,6 +49,38 @@ int nonblockingSend(NonblockingSend pmpi, bool persistent, const void *buf, int 
   op->comm = comm;
   requests::add(*request, std::move(op));
   return rc;
+}
+
+/// A deferred send (DeferredSends.h). The request comes from MPI_Send_init/Ssend_init before
+/// the pack is enqueued, so a refused request leaves nothing on the GPU writing into staging.
+int deferredSend(bool synchronous, const void *buf, int count, MPI_Datatype type, int dest,
+                 int tag, MPI_Comm comm, MPI_Request *request, const tempi_static_plan *plan) {
+  if (!deviceData(buf, count, type)) { // posted now, behind the sends deferred before it
+    TEMPI_FLUSH_DEFERRED();
+    return (synchronous ? PMPI_Issend : PMPI_Isend)(buf, count, type, dest, tag, comm, request);
+  }
+  auto op = std::make_unique<requests::PendingOp>();
+  if (tempi_result r = wireForSend(buf, count, type, plan, false, op->wire); r != TEMPI_SUCCESS)
+    return runtime::raise(comm, r, "packing a device send buffer");
+  Wire &w = op->wire;
+  int rc = (synchronous ? PMPI_Ssend_init : PMPI_Send_init)(w.ptr, int(w.count), w.type, dest, tag,
+                                                           comm, request);
+  if (rc != MPI_SUCCESS) {
+    releaseWire(w);
+    return rc;
+  }
+  if (tempi_result r = enqueuePack(w, deferred::batch()); r != TEMPI_SUCCESS) {
+    (void)deferred::flushPending(); // runs what the batch holds before the staging goes back
+    PMPI_Request_free(request);
+    releaseWire(w);
+    return runtime::raise(comm, r, "packing a device send buffer");
+  }
+  op->standIn = true;
+  op->active = true;
+  op->comm = comm;
+  requests::add(*request, std::move(op));
+  deferred::add(*request, comm);
+  return MPI_SUCCESS;
 }
 
 } // namespace
@@ -77,14 +112,13 @@ int tempi_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, in
   return nonblockingSend(PMPI_Issend, false, buf, count, datatype, dest, tag, comm, request,
                          plan);
 }
-// Deferral is an optimization the caller allows, never a requirement: posting at once is correct.
 int tempi_Isend_deferred(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                          MPI_Comm comm, MPI_Request *request, const tempi_static_plan *plan) {
-  return tempi_Isend(buf, count, datatype, dest, tag, comm, request, plan);
+  return deferredSend(false, buf, count, datatype, dest, tag, comm, request, plan);
 }
 int tempi_Issend_deferred(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                           MPI_Comm comm, MPI_Request *request, const tempi_static_plan *plan) {
-  return tempi_Issend(buf, count, datatype, dest, tag, comm, request, plan);
+  return deferredSend(true, buf, count, datatype, dest, tag, comm, request, plan);
 }
 int tempi_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                     MPI_Comm comm, MPI_Request *request, const tempi_static_plan *plan) {
@@ -94,6 +128,7 @@ int tempi_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest,
 
 int tempi_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
                MPI_Status *status, const tempi_static_plan *plan) {
+  TEMPI_FLUSH_DEFERRED();
   if (!deviceData(buf, count, datatype)) return PMPI_Recv(buf, count, datatype, source, tag, comm, status);
   Wire w;
   if (tempi_result r = wireForRecv(buf, count, datatype, plan, true, w); r != TEMPI_SUCCESS)
@@ -142,6 +177,7 @@ int tempi_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, in
                    int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
                    int recvtag, MPI_Comm comm, MPI_Status *status,
                    const tempi_static_plan *sendplan, const tempi_static_plan *recvplan) {
+  TEMPI_FLUSH_DEFERRED();
   if (!deviceData(sendbuf, sendcount, sendtype) && !deviceData(recvbuf, recvcount, recvtype))
     return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
                          recvtype, source, recvtag, comm, status);
@@ -168,6 +204,7 @@ int tempi_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, in
 int tempi_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
                            int source, int recvtag, MPI_Comm comm, MPI_Status *status,
                            const tempi_static_plan *plan) {
+  TEMPI_FLUSH_DEFERRED();
   if (!deviceData(buf, count, datatype))
     return PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm,
                                  status);

@@ -8,6 +8,7 @@
 /// Refuses, with MPI_ERR_TRUNCATE through the communicator's error handler, a device pack or
 /// unpack that does not fit in outsize / insize (MPICH 4.0 packs what fits without an error on
 /// host buffers; TEMPI never writes past the caller's buffer).
+#include "DeferredSends.h"
 #include "Runtime.h"
 #include "Transfer.h"
 #include "tempi/tempi.h"
@@ -68,6 +69,7 @@ extern "C" {
 
 int tempi_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize,
                int *position, MPI_Comm comm, const tempi_static_plan *plan) {
+  TEMPI_FLUSH_DEFERRED();
   const bool devIn = deviceData(inbuf, incount, datatype), devOut = runtime::isDevice(outbuf);
   if (!devIn && !devOut)
     return PMPI_Pack(inbuf, incount, datatype, outbuf, outsize, position, comm);
@@ -109,6 +111,7 @@ int tempi_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outb
 
 int tempi_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
                  MPI_Datatype datatype, MPI_Comm comm, const tempi_static_plan *plan) {
+  TEMPI_FLUSH_DEFERRED();
   const bool devIn = runtime::isDevice(inbuf), devOut = deviceData(outbuf, outcount, datatype);
   if (!devIn && !devOut)
     return PMPI_Unpack(inbuf, insize, position, outbuf, outcount, datatype, comm);
@@ -151,6 +154,7 @@ int tempi_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int
 
 int tempi_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size,
                     const tempi_static_plan *) {
+  TEMPI_FLUSH_DEFERRED();
   return PMPI_Pack_size(incount, datatype, comm, size);
 }
 

@@ -1,6 +1,7 @@
 /// \file
 /// Request interposers (Wait, Test families, Start, Startall, Request_free, Cancel): all forward
 /// to the request table (Requests.h), which is the plain PMPI call when no TEMPI request exists.
+#include "DeferredSends.h"
 #include "Requests.h"
 
 extern "C" {
@@ -41,6 +42,9 @@ int MPI_Startall(int count, MPI_Request array_of_requests[]) {
 }
 int MPI_Request_free(MPI_Request *request) { return tempi::requests::requestFree(request); }
 // A cancelled TEMPI receive is recognized at completion (MPI_Test_cancelled) and moves no data.
-int MPI_Cancel(MPI_Request *request) { return PMPI_Cancel(request); }
+int MPI_Cancel(MPI_Request *request) {
+  TEMPI_FLUSH_DEFERRED(); // a deferred send is cancelled once started, like any other
+  return PMPI_Cancel(request);
+}
 
 } // extern "C"

@@ -2,6 +2,8 @@
 /// The request table and the Wait/Test/Start/Request_free logic around it (Requests.h).
 #include "Requests.h"
 
+#include "Batch.h"
+#include "DeferredSends.h"
 #include "Handles.h"
 #include "Runtime.h"
 
@@ -25,30 +27,68 @@ bool owns(uint64_t key) {
   return table.count(key) != 0;
 }
 
-/// Finishes the op behind `key` after the MPI completed its request with `status`.
-int complete(uint64_t key, MPI_Status &status) {
-  PendingOp *op = nullptr;
-  std::unique_ptr<PendingOp> owned;
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    auto it = table.find(key);
-    if (it == table.end()) return MPI_SUCCESS;
-    if (!it->second->active) return MPI_SUCCESS; // an inactive persistent request
-    if (it->second->persistent) {
-      op = it->second.get();
-    } else {
-      owned = std::move(it->second);
-      table.erase(it);
-      op = owned.get();
-      updateLive();
+/// Completion of requests the MPI reported done, in two steps: add() takes each op out of the
+/// table and enqueues its unpack into one batch; finish() runs the batch (one synchronization for
+/// all of them), releases the staging and reports the first error.
+class Completions {
+public:
+  /// `handle`: the program's request slot, so that a stand-in's persistent request is freed.
+  void add(uint64_t key, MPI_Status &status, MPI_Request *handle) {
+    Item item;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      auto it = table.find(key);
+      if (it == table.end()) return;
+      if (!it->second->active) return; // an inactive persistent request
+      if (it->second->persistent) {
+        item.op = it->second.get();
+      } else {
+        item.owned = std::move(it->second);
+        table.erase(it);
+        item.op = item.owned.get();
+        updateLive();
+      }
     }
+    PendingOp &op = *item.op;
+    item.comm = op.comm;
+    if (op.failed != TEMPI_SUCCESS)
+      item.r = op.failed;
+    else if (op.isRecv)
+      item.r = enqueueFinishRecv(op.wire, status, batch_);
+    op.active = false;
+    if (op.standIn && handle && *handle != MPI_REQUEST_NULL) PMPI_Request_free(handle);
+    items_.push_back(std::move(item));
   }
-  tempi_result r = op->isRecv ? finishRecv(op->wire, status) : TEMPI_SUCCESS;
-  op->active = false;
-  MPI_Comm comm = op->comm;
-  if (owned) releaseWire(owned->wire);
-  if (r != TEMPI_SUCCESS) return runtime::raise(comm, r, "completing a device-buffer request");
-  return MPI_SUCCESS;
+
+  int finish() {
+    const tempi_result ran = batch_.run();
+    int err = MPI_SUCCESS;
+    for (Item &item : items_) {
+      tempi_result r = item.r != TEMPI_SUCCESS ? item.r : (item.op->isRecv ? ran : TEMPI_SUCCESS);
+      if (item.owned) releaseWire(item.owned->wire);
+      if (r != TEMPI_SUCCESS && err == MPI_SUCCESS)
+        err = runtime::raise(item.comm, r, "completing a device-buffer request");
+    }
+    items_.clear();
+    return err;
+  }
+
+private:
+  struct Item {
+    std::unique_ptr<PendingOp> owned; ///< a one-shot op, released after the batch ran
+    PendingOp *op = nullptr;
+    MPI_Comm comm = MPI_COMM_NULL;
+    tempi_result r = TEMPI_SUCCESS;
+  };
+  Batch batch_{false};
+  std::vector<Item> items_;
+};
+
+/// Finishes the op behind `key` after the MPI completed its request with `status`.
+int complete(uint64_t key, MPI_Status &status, MPI_Request *handle) {
+  Completions c;
+  c.add(key, status, handle);
+  return c.finish();
 }
 
 /// Tests (or, at finalize, waits for) detached requests and finishes those that completed.
@@ -74,10 +114,12 @@ void progressDetached(bool block) {
       keep.emplace_back(req, std::move(op));
       continue;
     }
-    tempi_result r = op->isRecv ? finishRecv(op->wire, st) : TEMPI_SUCCESS;
+    tempi_result r = op->failed != TEMPI_SUCCESS ? op->failed
+                     : op->isRecv                ? finishRecv(op->wire, st)
+                                                 : TEMPI_SUCCESS;
     if (r != TEMPI_SUCCESS)
-      TEMPI_LOG(Error, "completing a freed device receive: %s", tempi_result_string(r));
-    if (op->persistent && req != MPI_REQUEST_NULL) PMPI_Request_free(&req);
+      TEMPI_LOG(Error, "completing a freed device request: %s", tempi_result_string(r));
+    if ((op->persistent || op->standIn) && req != MPI_REQUEST_NULL) PMPI_Request_free(&req);
     releaseWire(op->wire);
   }
   std::lock_guard<std::mutex> lock(mutex);
@@ -110,6 +152,14 @@ size_t pendingCount() {
   return table.size() + detached.size();
 }
 
+void markFailed(MPI_Request request, tempi_result r) {
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = table.find(handleKey(request));
+  if (it != table.end()) it->second->failed = r;
+  for (auto &[req, op] : detached)
+    if (req == request) op->failed = r;
+}
+
 void add(MPI_Request request, std::unique_ptr<PendingOp> op) {
   std::lock_guard<std::mutex> lock(mutex);
   table[handleKey(request)] = std::move(op);
@@ -117,6 +167,7 @@ void add(MPI_Request request, std::unique_ptr<PendingOp> op) {
 }
 
 int wait(MPI_Request *request, MPI_Status *status) {
+  TEMPI_FLUSH_DEFERRED();
   if (!any()) return PMPI_Wait(request, status);
   progressDetached(false);
   const uint64_t key = handleKey(*request);
@@ -124,10 +175,11 @@ int wait(MPI_Request *request, MPI_Status *status) {
   MPI_Status local;
   MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
   int rc = PMPI_Wait(request, st);
-  return firstError(rc, complete(key, *st));
+  return firstError(rc, complete(key, *st, request));
 }
 
 int test(MPI_Request *request, int *flag, MPI_Status *status) {
+  TEMPI_FLUSH_DEFERRED();
   if (!any()) return PMPI_Test(request, flag, status);
   progressDetached(false);
   const uint64_t key = handleKey(*request);
@@ -136,23 +188,24 @@ int test(MPI_Request *request, int *flag, MPI_Status *status) {
   MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
   int rc = PMPI_Test(request, flag, st);
   if (!*flag) return rc;
-  return firstError(rc, complete(key, *st));
+  return firstError(rc, complete(key, *st, request));
 }
 
-/// Finishes every request of a Waitall/Testall that completed. With MPI_ERR_IN_STATUS, entries
-/// still pending (MPI_ERR_PENDING) are left alone.
-static int completeAll(int count, const std::vector<uint64_t> &keys, const std::vector<char> &ours,
-                       MPI_Status st[], int rc) {
-  int err = MPI_SUCCESS;
+/// Finishes every request of a Waitall/Testall that completed, as one batch. With
+/// MPI_ERR_IN_STATUS, entries still pending (MPI_ERR_PENDING) are left alone.
+static int completeAll(int count, MPI_Request requests[], const std::vector<uint64_t> &keys,
+                       const std::vector<char> &ours, MPI_Status st[], int rc) {
+  Completions c;
   for (int i = 0; i < count; ++i) {
     if (!ours[i]) continue;
     if (rc == MPI_ERR_IN_STATUS && st[i].MPI_ERROR == MPI_ERR_PENDING) continue;
-    err = firstError(err, complete(keys[i], st[i]));
+    c.add(keys[i], st[i], &requests[i]);
   }
-  return firstError(rc, err);
+  return firstError(rc, c.finish());
 }
 
 int waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
+  TEMPI_FLUSH_DEFERRED();
   if (!any()) return PMPI_Waitall(count, requests, statuses);
   progressDetached(false);
   std::vector<uint64_t> keys;
@@ -165,10 +218,11 @@ int waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
     st = local.data();
   }
   int rc = PMPI_Waitall(count, requests, st);
-  return completeAll(count, keys, ours, st, rc);
+  return completeAll(count, requests, keys, ours, st, rc);
 }
 
 int testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[]) {
+  TEMPI_FLUSH_DEFERRED();
   if (!any()) return PMPI_Testall(count, requests, flag, statuses);
   progressDetached(false);
   std::vector<uint64_t> keys;
@@ -182,10 +236,11 @@ int testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
   }
   int rc = PMPI_Testall(count, requests, flag, st);
   if (!*flag) return rc;
-  return completeAll(count, keys, ours, st, rc);
+  return completeAll(count, requests, keys, ours, st, rc);
 }
 
 int waitany(int count, MPI_Request requests[], int *index, MPI_Status *status) {
+  TEMPI_FLUSH_DEFERRED();
   if (!any()) return PMPI_Waitany(count, requests, index, status);
   progressDetached(false);
   std::vector<uint64_t> keys;
@@ -195,10 +250,11 @@ int waitany(int count, MPI_Request requests[], int *index, MPI_Status *status) {
   MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
   int rc = PMPI_Waitany(count, requests, index, st);
   if (*index == MPI_UNDEFINED || !ours[*index]) return rc;
-  return firstError(rc, complete(keys[*index], *st));
+  return firstError(rc, complete(keys[*index], *st, &requests[*index]));
 }
 
 int testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status) {
+  TEMPI_FLUSH_DEFERRED();
   if (!any()) return PMPI_Testany(count, requests, index, flag, status);
   progressDetached(false);
   std::vector<uint64_t> keys;
@@ -209,7 +265,7 @@ int testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status
   MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
   int rc = PMPI_Testany(count, requests, index, flag, st);
   if (!*flag || *index == MPI_UNDEFINED || !ours[*index]) return rc;
-  return firstError(rc, complete(keys[*index], *st));
+  return firstError(rc, complete(keys[*index], *st, &requests[*index]));
 }
 
 static int someCommon(bool isWait, int incount, MPI_Request requests[], int *outcount,
@@ -228,18 +284,19 @@ static int someCommon(bool isWait, int incount, MPI_Request requests[], int *out
   int rc = isWait ? PMPI_Waitsome(incount, requests, outcount, indices, st)
                   : PMPI_Testsome(incount, requests, outcount, indices, st);
   if (*outcount == MPI_UNDEFINED) return rc;
-  int err = MPI_SUCCESS;
+  Completions c;
   for (int k = 0; k < *outcount; ++k) {
     int i = indices[k];
     if (!ours[i]) continue;
     if (rc == MPI_ERR_IN_STATUS && st[k].MPI_ERROR == MPI_ERR_PENDING) continue;
-    err = firstError(err, complete(keys[i], st[k]));
+    c.add(keys[i], st[k], &requests[i]);
   }
-  return firstError(rc, err);
+  return firstError(rc, c.finish());
 }
 
 int waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
              MPI_Status statuses[]) {
+  TEMPI_FLUSH_DEFERRED();
   if (!any()) return PMPI_Waitsome(incount, requests, outcount, indices, statuses);
   progressDetached(false);
   return someCommon(true, incount, requests, outcount, indices, statuses);
@@ -247,6 +304,7 @@ int waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
 
 int testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
              MPI_Status statuses[]) {
+  TEMPI_FLUSH_DEFERRED();
   if (!any()) return PMPI_Testsome(incount, requests, outcount, indices, statuses);
   progressDetached(false);
   return someCommon(false, incount, requests, outcount, indices, statuses);
@@ -268,6 +326,7 @@ static tempi_result beforeStart(MPI_Request request, MPI_Comm *comm) {
 }
 
 int start(MPI_Request *request) {
+  TEMPI_FLUSH_DEFERRED();
   if (!any() || *request == MPI_REQUEST_NULL) return PMPI_Start(request);
   MPI_Comm comm = MPI_COMM_NULL;
   if (tempi_result r = beforeStart(*request, &comm); r != TEMPI_SUCCESS)
@@ -276,6 +335,7 @@ int start(MPI_Request *request) {
 }
 
 int startall(int count, MPI_Request requests[]) {
+  TEMPI_FLUSH_DEFERRED();
   if (!any()) return PMPI_Startall(count, requests);
   for (int i = 0; i < count; ++i) {
     if (requests[i] == MPI_REQUEST_NULL) continue;
@@ -287,6 +347,7 @@ int startall(int count, MPI_Request requests[]) {
 }
 
 int requestFree(MPI_Request *request) {
+  TEMPI_FLUSH_DEFERRED();
   if (!any() || *request == MPI_REQUEST_NULL) return PMPI_Request_free(request);
   std::unique_ptr<PendingOp> op;
   {

@@ -5,6 +5,10 @@
 /// through untouched, so a mix of both kinds in one Waitall works; when the table is empty every
 /// Wait/Test call is the plain PMPI call.
 ///
+/// Completing several receives at once (Waitall, Waitsome, Testall, Testsome) unpacks them as one
+/// batch (Batch.h): one fused launch and one synchronization. Every call here first starts the
+/// thread's deferred sends (DeferredSends.h).
+///
 /// MPI_Request_free of an active TEMPI request detaches it: the real request is kept and
 /// progressed (MPI_Test) on later Wait/Test calls and waited for at MPI_Finalize, so a freed
 /// device receive still lands in the user's buffer and its staging is released.
@@ -23,6 +27,11 @@ struct PendingOp {
   bool isRecv = false;
   bool persistent = false;
   bool active = false; ///< started and not yet completed
+  /// The MPI request is a persistent stand-in (MPI_Send_init) for a nonblocking deferred send:
+  /// freed when the operation completes, so the program sees MPI_REQUEST_NULL as after MPI_Wait.
+  bool standIn = false;
+  /// A deferred send whose pack failed: never started; its completion reports this error.
+  tempi_result failed = TEMPI_SUCCESS;
   MPI_Comm comm = MPI_COMM_NULL;
 };
 
@@ -30,6 +39,8 @@ struct PendingOp {
 bool any();
 void add(MPI_Request request, std::unique_ptr<PendingOp> op);
 size_t pendingCount(); ///< tests
+/// Marks the op of `request` failed (its deferred pack did not run); see PendingOp::failed.
+void markFailed(MPI_Request request, tempi_result r);
 
 int wait(MPI_Request *request, MPI_Status *status);
 int waitall(int count, MPI_Request requests[], MPI_Status statuses[]);

@@ -1,0 +1,46 @@
+/// \file
+/// The calling thread's deferred sends (DeferredSends.h).
+#include "DeferredSends.h"
+
+#include "Requests.h"
+#include "Runtime.h"
+
+#include <vector>
+
+namespace tempi::deferred {
+namespace {
+
+struct Pending {
+  std::vector<MPI_Request> requests;
+  std::vector<MPI_Comm> comms;
+  Batch batch{true};
+};
+thread_local Pending mine;
+
+} // namespace
+
+size_t pending() { return mine.requests.size(); }
+Batch &batch() { return mine.batch; }
+
+void add(MPI_Request request, MPI_Comm comm) {
+  mine.requests.push_back(request);
+  mine.comms.push_back(comm);
+}
+
+int flushPending() {
+  std::vector<MPI_Request> requests;
+  std::vector<MPI_Comm> comms;
+  requests.swap(mine.requests);
+  comms.swap(mine.comms);
+  const tempi_result r = mine.batch.run();
+  if (requests.empty()) return MPI_SUCCESS;
+  if (r != TEMPI_SUCCESS) {
+    for (MPI_Request q : requests) requests::markFailed(q, r);
+    return runtime::raise(comms.front(), r, "packing deferred device sends");
+  }
+  TEMPI_LOG(Debug, "starting %zu deferred sends", requests.size());
+  // The handles are the ones the program holds: Startall starts them in place.
+  return PMPI_Startall(int(requests.size()), requests.data());
+}
+
+} // namespace tempi::deferred
