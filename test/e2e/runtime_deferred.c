@@ -11,6 +11,8 @@
  *    Waitany complete them one by one; a host-buffer deferred send keeps its place in the order;
  *    a deferred request freed with MPI_Request_free still delivers; Issend deferred completes;
  *  - every staging buffer is released at MPI_Finalize.
+ * On a real GPU (test/e2e/runtime_gpu) the same program runs over CUDA memory; launch counts and
+ * outstanding staging are not observable there and those checks are skipped.
  *   runtime_deferred            the checks above
  *   runtime_deferred errors     with TEMPI_FAKE_FAIL=pack: the flush fails, the error comes back
  *                               from the flushing call and from the request (no hang: the rank
@@ -73,11 +75,13 @@ static void burst(MPI_Datatype column) {
     for (int i = 0; i < NSEND; ++i)
       CHECK(tempi_Isend_deferred(mats[i], 1, column, 1, TAG, MPI_COMM_WORLD, &req[i], NULL) ==
                 MPI_SUCCESS, "deferred send %d", i);
-    CHECK(fake_device_kernel_launches() == before, "%ld packs ran before the flush",
-          fake_device_kernel_launches() - before);
+    if (before >= 0) /* -1: real GPU, launches not observable */
+      CHECK(fake_device_kernel_launches() == before, "%ld packs ran before the flush",
+            fake_device_kernel_launches() - before);
     CHECK(MPI_Waitall(NSEND, req, MPI_STATUSES_IGNORE) == MPI_SUCCESS, "sender Waitall");
-    CHECK(fake_device_kernel_launches() - before == 1, "the burst took %ld pack launches",
-          fake_device_kernel_launches() - before);
+    if (before >= 0)
+      CHECK(fake_device_kernel_launches() - before == 1, "the burst took %ld pack launches",
+            fake_device_kernel_launches() - before);
     for (int i = 0; i < NSEND; ++i)
       CHECK(req[i] == MPI_REQUEST_NULL, "request %d is not MPI_REQUEST_NULL after Waitall", i);
   } else {
@@ -93,8 +97,9 @@ static void burst(MPI_Datatype column) {
     const long before = fake_device_kernel_launches();
     MPI_Status st[NSEND];
     CHECK(MPI_Waitall(NSEND, req, st) == MPI_SUCCESS, "receiver Waitall");
-    CHECK(fake_device_kernel_launches() - before == 1, "the receives took %ld unpack launches",
-          fake_device_kernel_launches() - before);
+    if (before >= 0)
+      CHECK(fake_device_kernel_launches() - before == 1, "the receives took %ld unpack launches",
+            fake_device_kernel_launches() - before);
     for (int i = 0; i < NSEND; ++i) {
       int n = -1;
       MPI_Get_count(&st[i], column, &n);
