@@ -68,6 +68,9 @@ private:
   std::vector<std::string> argsForOne(const SourceState &s, const std::string &path) const;
   void startSpeculation(SourceState &s, size_t ordinal);
   std::vector<std::string> rewriteArgv(const SourceState &s, bool withOutputs);
+  /// The command's preprocessor and language flags for `s` (what the tool, the prescan and -M
+  /// parse it with), with -x c++ added where mpicxx compiles a .c file as C++.
+  std::vector<std::string> languageFlags(const SourceState &s) const;
   bool needsTool(const SourceState &s);
   bool fromRewriteCache(SourceState &s, size_t ordinal);
   void storeInRewriteCache(SourceState &s);
@@ -407,22 +410,27 @@ void Pipeline::runLintOn(const SourceState &s) {
   runStep(argv, false, nullptr);
 }
 
+std::vector<std::string> Pipeline::languageFlags(const SourceState &s) const {
+  std::vector<std::string> flags;
+  bool forcedLang = false;
+  for (const auto &f : cl_.frontEndFlags) {
+    flags.push_back(f);
+    forcedLang = forcedLang || f.rfind("-x", 0) == 0;
+  }
+  // mpicxx compiles a .c file as C++; the tool (and the prescan, and -M) must see it the same way.
+  if (cfg_.cxx && !forcedLang && s.original.size() > 2 &&
+      s.original.compare(s.original.size() - 2, 2, ".c") == 0)
+    flags.insert(flags.end(), {"-x", "c++"});
+  return flags;
+}
+
 std::vector<std::string> Pipeline::rewriteArgv(const SourceState &s, bool withOutputs) {
   std::vector<std::string> argv = {cfg_.rewrite, s.original};
   if (withOutputs)
     argv.insert(argv.end(), {"-o", s.rewrittenPath, "--kernels-out=" + s.kernelSource});
   argv.push_back("--");
-  bool forcedLang = false;
-  for (const auto &f : cl_.frontEndFlags) {
+  for (const auto &f : languageFlags(s))
     argv.push_back(f);
-    forcedLang = forcedLang || f.rfind("-x", 0) == 0;
-  }
-  // mpicxx compiles a .c file as C++; the tool must parse it the same way.
-  if (cfg_.cxx && !forcedLang && s.original.size() > 2 &&
-      s.original.compare(s.original.size() - 2, 2, ".c") == 0) {
-    argv.push_back("-x");
-    argv.push_back("c++");
-  }
   for (const auto &f : mpiFrontEndFlags())
     argv.push_back(f);
   return argv;
@@ -455,7 +463,7 @@ const std::vector<std::string> *Pipeline::headersOf(SourceState &s) {
   if (!s.headers) {
     // The headers the source includes, as the compiler finds them with the same flags.
     std::vector<std::string> argv = {cfg_.wrapper, "-M"};
-    for (const auto &f : cl_.frontEndFlags)
+    for (const auto &f : languageFlags(s))
       argv.push_back(f);
     argv.push_back(s.original);
     RunResult deps = runProgram(argv, true, temp_);
@@ -486,14 +494,8 @@ bool Pipeline::needsTool(const SourceState &s) {
   // Preprocess the source as the tool would parse it (Prescan.h says why this decides).
   std::string out = temp_ + "/prescan." + std::to_string(s.input.index) + ".i";
   std::vector<std::string> argv = {cfg_.wrapper, "-E"};
-  bool forcedLang = false;
-  for (const auto &f : cl_.frontEndFlags) {
+  for (const auto &f : languageFlags(s))
     argv.push_back(f);
-    forcedLang = forcedLang || f.rfind("-x", 0) == 0;
-  }
-  if (cfg_.cxx && !forcedLang && s.original.size() > 2 &&
-      s.original.compare(s.original.size() - 2, 2, ".c") == 0)
-    argv.insert(argv.end(), {"-x", "c++"});
   argv.insert(argv.end(), {s.original, "-o", out});
   if (cfg_.verbose)
     std::cerr << "+ " << shellJoin(argv) << "\n";
