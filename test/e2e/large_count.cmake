@@ -30,3 +30,20 @@ elseif(TARGET tempi_host) # tempi_fakedev (defined in CMakeLists.txt after this 
                      SOURCES runtime_large_count_device.c LINK tempi_fakedev ARGS mirror
                      ENV TEMPI_NO_TYPE_CACHE=1)
 endif()
+
+# Over 2^31: 2^31 + 16 MPI_BYTEs, and a vector element of 2^31 + 64 KiB packed bytes. About 4 GiB
+# of memory at a time and a few seconds per message: label "large", never run beside another test.
+if(TEMPI_MPI_HAS_LARGE_COUNT AND TARGET tempi_host)
+  tempi_add_mpi_test(runtime_large_count_huge_host NPROCS 2 SOURCES runtime_large_count_huge.c
+                     ARGS host)
+  if(TARGET runtime_large_count_huge_host)
+    target_compile_definitions(runtime_large_count_huge_host PRIVATE LARGE_COUNT_HOST_ONLY)
+  endif()
+  tempi_add_mpi_test(runtime_large_count_huge_device NPROCS 2 SOURCES runtime_large_count_huge.c
+                     LINK tempi_fakedev ARGS device ENV TEMPI_METHOD=oneshot)
+  foreach(t runtime_large_count_huge_host-np2 runtime_large_count_huge_device-np2)
+    if(TEST ${t})
+      set_tests_properties(${t} PROPERTIES LABELS "mpi;large" RUN_SERIAL TRUE TIMEOUT 300)
+    endif()
+  endforeach()
+endif()
