@@ -86,6 +86,7 @@ MemKind classify(const void *p) {
   if (pinned.count(const_cast<void *>(p))) return MemKind::PinnedHost;
   return MemKind::Host;
 }
+bool isDevice(const void *p) { return find(p) != nullptr; }
 Stream defaultStream() { return nullptr; }
 tempi_result synchronize(Stream) { return TEMPI_SUCCESS; }
 

@@ -1,5 +1,5 @@
 /// \file
-/// classify(): where a pointer lives, and allocationRange(). cudaPointerGetAttributes costs about
+/// classify() and isDevice(): where a pointer lives, and allocationRange(). cudaPointerGetAttributes costs about
 /// 0.2 us, so device ranges already seen are kept in a small per-thread cache (8 ranges, replaced
 /// round robin). Only device allocations are cached. The assumption: a device allocation's
 /// addresses lie in virtual memory the CUDA driver keeps reserved, so after the program frees it
@@ -9,6 +9,7 @@
 /// is never called.
 #include "runtime/src/device/AddressRange.h"
 #include "runtime/src/device/Device.h"
+#include "runtime/src/device/HostRanges.h"
 
 #include <cuda.h>
 #include <cuda_runtime.h>
@@ -86,6 +87,14 @@ MemKind classify(const void *p) {
   case cudaMemoryTypeManaged: return MemKind::Managed;
   default: return MemKind::Host;
   }
+}
+
+bool isDevice(const void *p) {
+  if (p == nullptr || !available()) return false;
+  const uintptr_t u = reinterpret_cast<uintptr_t>(p);
+  if (deviceRanges.find(u)) return true;
+  if (knownHost(u)) return false;
+  return classify(p) == MemKind::Device;
 }
 
 } // namespace tempi::device

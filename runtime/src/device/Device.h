@@ -25,6 +25,9 @@ enum class MemKind { Host, PinnedHost, Device, Managed };
 /// Where `p` lives (cudaPointerGetAttributes; Host for any pointer CUDA does not know, and always
 /// Host without a GPU). Must cost well under 0.3 us (cache the answer for recently seen ranges).
 MemKind classify(const void *p);
+/// classify(p) == Device, answered without CUDA for addresses that are always host memory (the
+/// thread's stack, the brk heap, the program's globals; HostRanges.h): the per-call question.
+bool isDevice(const void *p);
 
 using Stream = void *; ///< a cudaStream_t
 

@@ -8,6 +8,7 @@ namespace tempi::device {
 
 bool available() { return false; }
 MemKind classify(const void *) { return MemKind::Host; }
+bool isDevice(const void *) { return false; }
 Stream defaultStream() { return nullptr; }
 tempi_result synchronize(Stream) { return TEMPI_ERR_UNSUPPORTED; }
 

@@ -19,7 +19,7 @@ inline bool active() { return gActive; }
 /// A device buffer TEMPI must handle (never handed to a non-CUDA-aware MPI). Host, pinned host
 /// and managed memory go to the MPI as they are; so do MPI_IN_PLACE and MPI_BOTTOM.
 inline bool isDevice(const void *p) {
-  return gActive && p && p != MPI_IN_PLACE && device::classify(p) == device::MemKind::Device;
+  return gActive && p && p != MPI_IN_PLACE && device::isDevice(p);
 }
 
 const ModelParams &params();

@@ -144,13 +144,13 @@ int64_t completeBasicBytes(MPI_Datatype type, int64_t before, int64_t rest, bool
 
 bool deviceData(const void *buf, MPI_Count count, MPI_Datatype type) {
   if (!runtime::active() || !buf || buf == MPI_IN_PLACE) return false;
-  if (device::classify(buf) == device::MemKind::Device) return true;
+  if (device::isDevice(buf)) return true;
   // The buffer pointer may lie outside the allocation (a subarray's first byte is far from it):
   // ask about the first byte the type touches too.
   if (count <= 0) return false;
   TypePlanPtr p = typecache::lookup(type);
   if (p->size == 0 || p->trueLb == 0) return false;
-  return device::classify(static_cast<const char *>(buf) + p->trueLb) == device::MemKind::Device;
+  return device::isDevice(static_cast<const char *>(buf) + p->trueLb);
 }
 
 TypePlanPtr planFor(MPI_Datatype type, const tempi_static_plan *sp) {

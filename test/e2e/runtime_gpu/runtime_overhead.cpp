@@ -1,6 +1,6 @@
 /// \file
 /// runtime_overhead: the per-call host overhead of libtempi's decision for one buffer argument:
-/// is it device memory (device::classify, by the first byte the type touches), its plan
+/// is it device memory (device::isDevice, by the first byte the type touches), its plan
 /// (type-cache lookup), and the method (the model). The budget is 0.3 us per call. Also the
 /// host-buffer path (classification only). Prints ns per call; exits 1 over budget.
 ///
