@@ -6,8 +6,9 @@
 /// of the typed call (MPI_Get_count_c on them is the MPI's). Nonblocking and persistent device
 /// operations are registered in the request table, as the int forms are (InterposeP2P.cpp).
 ///
-/// Pack_c/Unpack_c follow InterposePack.cpp with MPI_Count positions; they refuse a device pack
-/// that does not fit in outsize/insize with MPI_ERR_TRUNCATE. The collectives' _c forms with a
+/// Pack_c/Unpack_c follow InterposePack.cpp with MPI_Count positions; on device buffers they
+/// refuse a pack or unpack that does not fit in outsize/insize (MPI_ERR_TRUNCATE) and a negative
+/// or overflowing count (MPI_ERR_COUNT), through the communicator's error handler. The collectives' _c forms with a
 /// device buffer run the int forms (tempi_Alltoallv, ...) when every count and displacement fits
 /// an int; otherwise the side is mirrored here (the span its peers touch is copied to the host and
 /// the MPI gets the caller's counts and types on that copy).
@@ -485,10 +486,13 @@ int tempi_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, vo
   const bool devIn = deviceData(inbuf, incount, datatype), devOut = runtime::isDevice(outbuf);
   if (!devIn && !devOut)
     return PMPI_Pack_c(inbuf, incount, datatype, outbuf, outsize, position, comm);
+  if (incount < 0)
+    return runtime::raiseCode(comm, MPI_ERR_COUNT, "MPI_Pack_c of a device buffer: negative count");
   TypePlanPtr p = planFor(datatype, plan);
   const int64_t bytes = packedBytes(*p, incount);
   if (bytes < 0)
-    return runtime::raiseCode(comm, MPI_ERR_COUNT, "MPI_Pack_c of a device buffer: count * size overflows");
+    return runtime::raiseCode(comm, MPI_ERR_COUNT,
+                              "MPI_Pack_c of a device buffer: count * size overflows");
   if (*position < 0 || *position > outsize || bytes > outsize - *position)
     return runtime::raiseCode(comm, MPI_ERR_TRUNCATE,
                               "MPI_Pack_c of a device buffer: outsize too small");
@@ -530,6 +534,8 @@ int tempi_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, voi
   const bool devIn = runtime::isDevice(inbuf), devOut = deviceData(outbuf, outcount, datatype);
   if (!devIn && !devOut)
     return PMPI_Unpack_c(inbuf, insize, position, outbuf, outcount, datatype, comm);
+  if (outcount < 0)
+    return runtime::raiseCode(comm, MPI_ERR_COUNT, "MPI_Unpack_c into a device buffer: negative count");
   TypePlanPtr p = planFor(datatype, plan);
   const int64_t bytes = packedBytes(*p, outcount);
   if (bytes < 0)
