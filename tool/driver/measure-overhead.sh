@@ -5,7 +5,9 @@
 #      use named types only (the tool runs)
 #   2. a source with datatypes, cold cache: tempi-cc <= mpicc + nvcc(generated .cu) + 0.5 s
 #   3. the same source rebuilt unchanged (warm cache): tempi-cc / mpicc <= 1.3
-# Each time is the median of REPEAT runs (default 5) of `-c -O2`.
+# Each time is the median of REPEAT runs (default 5) of `-c -O2`, the commands of a case run in
+# turn in every round. BASELINE=/path/to/another/tempi-cc adds a column for it (before/after a
+# change, same run); it finds its tempi-rewrite next to itself.
 #   tool/driver/measure-overhead.sh [BUILD_DIR]      (default: build/)
 # Needs BUILD_DIR/bin/tempi-cc and tempi-rewrite, mpicc and nvcc. Prints a table, then PASS/FAIL
 # per target; exit code 1 when a target is missed, 2 when something needed is missing.
@@ -96,47 +98,59 @@ SRC
 grep -q 'tempi-kernels: [1-9]' "$WORK/dt.tempi.cu" ||
   { echo "measure-overhead: tempi-rewrite generated no kernels for dt.c" >&2; exit 2; }
 
-export BUILD WORK NVCC REPEAT ROOT
+export BUILD WORK NVCC REPEAT ROOT BASELINE="${BASELINE:-}"
 python3 - <<'PY'
 import os, statistics, subprocess, sys, time
 B, W, R = os.environ["BUILD"], os.environ["WORK"], int(os.environ["REPEAT"])
 tempi = os.path.join(B, "bin", "tempi-cc")
+baseline = os.environ.get("BASELINE") or None
 mpi_inc = [t for t in subprocess.check_output(["mpicc", "-show"], text=True).split() if t.startswith("-I")]
 
-def median(cmd, env=None, before=None):
-    times = []
+def medians(cmds):
+    """Runs the (argv, env) commands in turn, REPEAT rounds, and returns each one's median time:
+    interleaved, so a change of the machine's load hits every command alike."""
+    times = [[] for _ in cmds]
     for _ in range(R):
-        if before: before()
-        t = time.perf_counter()
-        subprocess.run(cmd, check=True, env=env, cwd=W, stdout=subprocess.DEVNULL)
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
+        for i, (cmd, env) in enumerate(cmds):
+            t = time.perf_counter()
+            subprocess.run(cmd, check=True, env=env, cwd=W, stdout=subprocess.DEVNULL)
+            times[i].append(time.perf_counter() - t)
+    return [statistics.median(t) for t in times]
 
 base = dict(os.environ)
 cold = dict(base, TEMPI_CACHE_DIR="off")
-warm = dict(base, TEMPI_CACHE_DIR=os.path.join(W, "cache"))
 obj = lambda n: ["-c", "-O2", n + ".c", "-o", n + ".o"]
-m_nocall = median(["mpicc"] + obj("nocall"))
-t_nocall = median([tempi] + obj("nocall"), env=cold)
-m_nodt = median(["mpicc"] + obj("nodt"))
-t_nodt = median([tempi] + obj("nodt"), env=cold)
-m_dt = median(["mpicc"] + obj("dt"))
-nv = median([os.environ["NVCC"], "-arch=sm_90", "-O3", "-Xcompiler", "-fPIC",
-             "-I" + os.path.join(os.environ["ROOT"], "runtime", "include")] + mpi_inc +
-            ["-c", "dt.tempi.cu", "-o", "dt.tempi.o"])
-t_cold = median([tempi, "--no-fallback"] + obj("dt"), env=cold)
-subprocess.run([tempi, "--no-fallback"] + obj("dt"), check=True, env=warm, cwd=W)  # fill the cache
-t_warm = median([tempi, "--no-fallback"] + obj("dt"), env=warm)
+drivers = [("tempi-cc", tempi)] + ([("baseline", baseline)] if baseline else [])
 
-print(f"compile overhead, median of {R} runs, -c -O2 (seconds)")
-print(f"{'case':<44}{'mpicc':>8}{'tempi-cc':>10}{'limit':>8}  result")
-def row(name, m, t, limit):
-    ok = t <= limit
-    print(f"{name:<44}{m:8.3f}{t:10.3f}{limit:8.3f}  {'PASS' if ok else 'FAIL'}")
+def case(name, flags=()):
+    """mpicc, then each driver, cold (no cache)."""
+    cmds = [(["mpicc"] + obj(name), base)] + [([d] + list(flags) + obj(name), cold) for _, d in drivers]
+    return medians(cmds)
+
+nocall = case("nocall")
+nodt = case("nodt")
+nv = medians([([os.environ["NVCC"], "-arch=sm_90", "-O3", "-Xcompiler", "-fPIC",
+                "-I" + os.path.join(os.environ["ROOT"], "runtime", "include")] + mpi_inc +
+               ["-c", "dt.tempi.cu", "-o", "dt.tempi.o"], base)])[0]
+dt = case("dt", ["--no-fallback"])
+warm_envs = [dict(base, TEMPI_CACHE_DIR=os.path.join(W, "cache-" + n)) for n, _ in drivers]
+for (n, d), env in zip(drivers, warm_envs):  # fill each driver's own cache
+    subprocess.run([d, "--no-fallback"] + obj("dt"), check=True, env=env, cwd=W)
+warm = medians([(["mpicc"] + obj("dt"), base)] +
+               [([d, "--no-fallback"] + obj("dt"), env) for (_, d), env in zip(drivers, warm_envs)])
+
+print(f"compile overhead, median of {R} interleaved runs, -c -O2 (seconds)")
+head = f"{'case':<46}{'mpicc':>8}{'tempi-cc':>10}" + (f"{'baseline':>10}" if baseline else "")
+print(head + f"{'limit':>8}  result")
+def row(name, times, limit):
+    ok = times[1] <= limit
+    extra = f"{times[2]:10.3f}" if baseline else ""
+    print(f"{name:<46}{times[0]:8.3f}{times[1]:10.3f}{extra}{limit:8.3f}  {'PASS' if ok else 'FAIL'}"
+          f"  ({times[1] / times[0]:.2f}x mpicc)")
     return ok
-ok = row("no rewritable call (1.3 x mpicc)", m_nocall, t_nocall, 1.3 * m_nocall)
-ok &= row("named types only, tool runs (1.3 x mpicc)", m_nodt, t_nodt, 1.3 * m_nodt)
-ok &= row(f"datatypes, cold (mpicc + nvcc {nv:.3f} + 0.5)", m_dt, t_cold, m_dt + nv + 0.5)
-ok &= row("datatypes, unchanged rebuild (1.3 x mpicc)", m_dt, t_warm, 1.3 * m_dt)
+ok = row("no rewritable call (1.3 x mpicc)", nocall, 1.3 * nocall[0])
+ok &= row("named types only (1.3 x mpicc)", nodt, 1.3 * nodt[0])
+ok &= row(f"datatypes, cold (mpicc + nvcc {nv:.3f} + 0.5)", dt, dt[0] + nv + 0.5)
+ok &= row("datatypes, unchanged rebuild (1.3 x mpicc)", warm, 1.3 * warm[0])
 sys.exit(0 if ok else 1)
 PY
