@@ -310,8 +310,9 @@ int testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
   return someCommon(false, incount, requests, outcount, indices, statuses);
 }
 
-/// Packs a persistent send / prepares a persistent receive before it starts.
-static tempi_result beforeStart(MPI_Request request, MPI_Comm *comm) {
+/// Before a persistent request starts: a send's pack joins `sends` (run by the caller before the
+/// MPI starts anything); a mirror receive copies its span out now.
+static tempi_result beforeStart(MPI_Request request, Batch &sends, MPI_Comm *comm) {
   PendingOp *op = nullptr;
   {
     std::lock_guard<std::mutex> lock(mutex);
@@ -320,28 +321,36 @@ static tempi_result beforeStart(MPI_Request request, MPI_Comm *comm) {
     op = it->second.get();
   }
   *comm = op->comm;
-  tempi_result r = op->isRecv ? prepareRecv(op->wire) : packWire(op->wire);
+  tempi_result r = op->isRecv ? prepareRecv(op->wire) : enqueuePack(op->wire, sends);
   if (r == TEMPI_SUCCESS) op->active = true;
   return r;
 }
 
 int start(MPI_Request *request) {
   TEMPI_FLUSH_DEFERRED();
-  if (!any() || *request == MPI_REQUEST_NULL) return PMPI_Start(request);
-  MPI_Comm comm = MPI_COMM_NULL;
-  if (tempi_result r = beforeStart(*request, &comm); r != TEMPI_SUCCESS)
-    return runtime::raise(comm, r, "starting a persistent device-buffer request");
-  return PMPI_Start(request);
+  return startall(1, request);
 }
 
 int startall(int count, MPI_Request requests[]) {
   TEMPI_FLUSH_DEFERRED();
   if (!any()) return PMPI_Startall(count, requests);
-  for (int i = 0; i < count; ++i) {
+  // Every send's pack in one batch: one fused launch and one synchronization for all of them.
+  Batch sends(true);
+  MPI_Comm comm = MPI_COMM_NULL, first = MPI_COMM_NULL;
+  tempi_result r = TEMPI_SUCCESS;
+  for (int i = 0; i < count && r == TEMPI_SUCCESS; ++i) {
     if (requests[i] == MPI_REQUEST_NULL) continue;
-    MPI_Comm comm = MPI_COMM_NULL;
-    if (tempi_result r = beforeStart(requests[i], &comm); r != TEMPI_SUCCESS)
-      return runtime::raise(comm, r, "starting a persistent device-buffer request");
+    r = beforeStart(requests[i], sends, &comm);
+    if (first == MPI_COMM_NULL) first = comm;
+    if (r != TEMPI_SUCCESS) first = comm;
+  }
+  const tempi_result ran = sends.run();
+  if (r == TEMPI_SUCCESS) r = ran;
+  if (r != TEMPI_SUCCESS) { // nothing starts: no request may look active to a later Wait
+    std::lock_guard<std::mutex> lock(mutex);
+    for (int i = 0; i < count; ++i)
+      if (auto it = table.find(handleKey(requests[i])); it != table.end()) it->second->active = false;
+    return runtime::raise(first, r, "starting a persistent device-buffer request");
   }
   return PMPI_Startall(count, requests);
 }
