@@ -4,6 +4,7 @@
 /// tempi/kernels.cuh over count elements. Refuses lists whose arrays differ in length, negative
 /// lengths, or a size that is not the sum of the lengths (TEMPI_ERR_INVALID_ARG).
 #include "runtime/src/device/Device.h"
+#include "runtime/src/device/Internal.h"
 #include "tempi/kernels.cuh"
 
 #include <vector>
@@ -65,6 +66,7 @@ tempi_result packBlocks(const BlockList &list, const void *base, int64_t count, 
   if (!available()) return TEMPI_ERR_UNSUPPORTED;
   if (list.offsets.empty() || list.size == 0 || count == 0) return count < 0 ? TEMPI_ERR_INVALID_ARG : TEMPI_SUCCESS;
   if (!list.deviceTable) return TEMPI_ERR_INVALID_ARG; // not uploaded
+  internal::bump(internal::counters().launches);
   return kernels::packBlocks(tableOf(list), packed, base, count, static_cast<cudaStream_t>(s));
 }
 
@@ -73,6 +75,7 @@ tempi_result unpackBlocks(const BlockList &list, void *base, const void *packed,
   if (!available()) return TEMPI_ERR_UNSUPPORTED;
   if (list.offsets.empty() || list.size == 0 || count == 0) return count < 0 ? TEMPI_ERR_INVALID_ARG : TEMPI_SUCCESS;
   if (!list.deviceTable) return TEMPI_ERR_INVALID_ARG;
+  internal::bump(internal::counters().launches);
   return kernels::unpackBlocks(tableOf(list), base, packed, count, static_cast<cudaStream_t>(s));
 }
 

@@ -76,6 +76,16 @@ tempi_result packBlocks(const BlockList &list, const void *base, int64_t count, 
 tempi_result unpackBlocks(const BlockList &list, void *base, const void *packed, int64_t count,
                           Stream s);
 
+/// What the device layer did since MPI_Init, for the log at MPI_Finalize (TEMPI_LOG=info) and
+/// for benchmarks that report launches per exchange. Relaxed counters: exact in one thread.
+struct Counters {
+  uint64_t launches = 0;        ///< pack/unpack kernel launches (fused ones included)
+  uint64_t fusedLaunches = 0;   ///< launches of the fused kernel
+  uint64_t fusedJobs = 0;       ///< jobs those fused launches covered
+  uint64_t synchronizations = 0;
+};
+Counters counters();
+
 /// Memory. Pools are bounded (TEMPI_POOL_BYTES) and everything is released by finalize().
 /// The bound caps the bytes each pool keeps idle for reuse; allocations in use are never refused
 /// for it. setPoolLimit overrides TEMPI_POOL_BYTES (the host side's settings may call it).

@@ -16,6 +16,7 @@
 /// walk holds) runs on the single-job path, enqueued on the same stream.
 #include "runtime/src/device/Device.h"
 #include "runtime/src/device/Generic.h"
+#include "runtime/src/device/Internal.h"
 #include "tempi/kernels.cuh"
 
 #include <cstring>
@@ -138,6 +139,9 @@ template <bool Pack> tempi_result launch(size_t first, size_t n, uint32_t totalB
   fusedKernel<Pack><<<totalBlocks, kernels::kThreads, 0, stream>>>(table.device + first, int(n),
                                                                   totalBlocks);
   TEMPI_CUDA_CHECK(cudaGetLastError());
+  internal::bump(internal::counters().launches);
+  internal::bump(internal::counters().fusedLaunches);
+  internal::bump(internal::counters().fusedJobs, n);
   return TEMPI_SUCCESS;
 }
 

@@ -36,6 +36,7 @@ void freePinned(void *) {}
 void *mappedDevicePointer(void *) { return nullptr; }
 tempi_result copyAsync(void *, const void *, size_t, Stream) { return TEMPI_ERR_UNSUPPORTED; }
 void finalize() {}
+Counters counters() { return {}; }
 void setPoolLimit(size_t) {}
 
 tempi_result ipcGetHandle(const void *, unsigned char[kIpcHandleBytes], int64_t *) {

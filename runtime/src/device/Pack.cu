@@ -9,6 +9,7 @@
 /// refused (TEMPI_ERR_UNSUPPORTED: the caller falls back to the MPI).
 #include "runtime/src/device/Device.h"
 #include "runtime/src/device/Generic.h"
+#include "runtime/src/device/Internal.h"
 #include "tempi/kernels.cuh"
 
 #include <atomic>
@@ -58,6 +59,7 @@ tempi_result run(const KernelPlan &plan, uint64_t key, void *strided, void *pack
   if (count == 0 || plan.shape.bytes == 0) return TEMPI_SUCCESS;
   if (!strided || !packed) return TEMPI_ERR_INVALID_ARG;
   auto stream = static_cast<cudaStream_t>(s);
+  internal::bump(internal::counters().launches);
   if (registeredCount.load(std::memory_order_acquire) > 0) {
     const Registered r = lookup(key ? key : shapeKey(plan.shape));
     const int w = plan.wordSize;

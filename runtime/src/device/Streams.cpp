@@ -51,8 +51,22 @@ Stream defaultStream() {
   return s;
 }
 
+internal::AtomicCounters &internal::counters() {
+  static AtomicCounters c;
+  return c;
+}
+
+Counters counters() {
+  const internal::AtomicCounters &c = internal::counters();
+  return Counters{c.launches.load(std::memory_order_relaxed),
+                  c.fusedLaunches.load(std::memory_order_relaxed),
+                  c.fusedJobs.load(std::memory_order_relaxed),
+                  c.synchronizations.load(std::memory_order_relaxed)};
+}
+
 tempi_result synchronize(Stream s) {
   if (!available()) return TEMPI_ERR_UNSUPPORTED;
+  internal::bump(internal::counters().synchronizations);
   TEMPI_CUDA_CHECK(cudaStreamSynchronize(static_cast<cudaStream_t>(s)));
   return TEMPI_SUCCESS;
 }

@@ -54,6 +54,13 @@ void onInit() {
 
 void onFinalize() {
   requests::finalize();
+  if (gActive) {
+    const device::Counters c = device::counters();
+    TEMPI_LOG(Info, "device work: %llu kernel launches (%llu fused, covering %llu packs/unpacks), "
+                    "%llu synchronizations",
+              (unsigned long long)c.launches, (unsigned long long)c.fusedLaunches,
+              (unsigned long long)c.fusedJobs, (unsigned long long)c.synchronizations);
+  }
   typecache::clear();
   clearStaticPlans();
   if (gActive) device::finalize();
