@@ -244,11 +244,13 @@ static void collectives(MPI_Datatype vec) {
   for (int i = 0; i < size * 34; ++i) s[i] = 1000 * rank + i, r[i] = -1;
   MPI_Alltoallv_c(s, cnt, dsp, vec, r, cnt, dsp, vec, MPI_COMM_WORLD);
   printInts("alltoallv_c", r, size * 17);
-  for (int j = 0; j < size; ++j) CHECK(r[17 * j + 1] == 1000 * j + 17 * rank + 1 && r[17 * j + 2] == -1);
+  for (int j = 0; j < size; ++j)
+    CHECK(r[17 * j + 1] == 1000 * j + 17 * rank + 1 && r[17 * j + 2] == -1);
   for (int i = 0; i < size * 34; ++i) r[i] = -2;
   MPI_Alltoallw_c(s, cnt, bdsp, ty, r, cnt, bdsp, ty, MPI_COMM_WORLD);
   printInts("alltoallw_c", r, size * 17);
-  for (int j = 0; j < size; ++j) CHECK(r[17 * j + 5] == 1000 * j + 17 * rank + 5 && r[17 * j + 4] == -2);
+  for (int j = 0; j < size; ++j)
+    CHECK(r[17 * j + 5] == 1000 * j + 17 * rank + 5 && r[17 * j + 4] == -2);
   /* Neighbour forms on a periodic ring. */
   MPI_Comm ring;
   int dims[1] = {size}, periods[1] = {1};

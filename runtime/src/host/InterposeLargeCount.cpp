@@ -8,10 +8,10 @@
 ///
 /// Pack_c/Unpack_c follow InterposePack.cpp with MPI_Count positions; on device buffers they
 /// refuse a pack or unpack that does not fit in outsize/insize (MPI_ERR_TRUNCATE) and a negative
-/// or overflowing count (MPI_ERR_COUNT), through the communicator's error handler. The collectives' _c forms with a
-/// device buffer run the int forms (tempi_Alltoallv, ...) when every count and displacement fits
-/// an int; otherwise the side is mirrored here (the span its peers touch is copied to the host and
-/// the MPI gets the caller's counts and types on that copy).
+/// or overflowing count (MPI_ERR_COUNT), through the communicator's error handler. The
+/// collectives' _c forms with a device buffer run the int forms (tempi_Alltoallv, ...) when every
+/// count and displacement fits an int; otherwise the side is mirrored here (the span its peers
+/// touch is copied to the host and the MPI gets the caller's counts and types on that copy).
 ///
 /// Compiled only against an MPI with the _c calls (MPI_VERSION >= 4, TEMPI_HAVE_LARGE_COUNT).
 #include "tempi/tempi.h"
@@ -535,7 +535,8 @@ int tempi_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, voi
   if (!devIn && !devOut)
     return PMPI_Unpack_c(inbuf, insize, position, outbuf, outcount, datatype, comm);
   if (outcount < 0)
-    return runtime::raiseCode(comm, MPI_ERR_COUNT, "MPI_Unpack_c into a device buffer: negative count");
+    return runtime::raiseCode(comm, MPI_ERR_COUNT,
+                              "MPI_Unpack_c into a device buffer: negative count");
   TypePlanPtr p = planFor(datatype, plan);
   const int64_t bytes = packedBytes(*p, outcount);
   if (bytes < 0)
