@@ -35,6 +35,10 @@ struct SourceState {
   std::string kernelSource;   ///< generated .cu (may not exist)
   int kernelCount = 0;
   std::string kernelObject;   ///< compiled kernels, when kernelCount > 0
+  /// nvcc running in the background (with -c, alongside the compile of the rewritten source).
+  Started nvccRun;
+  bool nvccPending = false;
+  std::string nvccKey, nvccObject;
   /// With -c, the original source is compiled while the tool runs (into specObject, next to the
   /// object asked for); used when the tool changes nothing, abandoned when it rewrites.
   Started spec;
@@ -50,8 +54,11 @@ public:
   Pipeline(const Config &cfg, const std::vector<std::string> &originalArgs)
       : cfg_(cfg), originalArgs_(originalArgs) {}
   ~Pipeline() {
-    for (auto &s : sources_)
+    for (auto &s : sources_) {
       abandonSpeculation(s);
+      if (s.nvccPending)
+        abandonProgram(s.nvccRun);
+    }
     removeTemps();
   }
   int run();
@@ -80,7 +87,14 @@ private:
   void storeInObjectCache(SourceState &s);
   std::string depFileOf(const SourceState &s) const;
   void abandonSpeculation(SourceState &s);
-  void compileKernels(SourceState &s);
+  void compileKernels(SourceState &s) {
+    startKernels(s);
+    finishKernels(s);
+  }
+  /// Starts nvcc on the generated kernels (a cache hit or -show finishes at once).
+  void startKernels(SourceState &s);
+  /// Waits for that nvcc; on failure, falls back (fail()).
+  void finishKernels(SourceState &s);
   int compileOnly();
   int compileAndLink();
   int passThrough();
@@ -229,8 +243,9 @@ int Pipeline::run() {
     if (fatal_)
       return 1;
   }
+  // With -c, compileOnly runs each source's nvcc alongside the compile of its rewritten code.
   for (auto &s : sources_) {
-    if (s.rewritten && s.kernelCount != 0)
+    if (cl_.action != Action::Compile && s.rewritten && s.kernelCount != 0)
       compileKernels(s);
     if (fatal_)
       return 1;
@@ -276,6 +291,10 @@ void Pipeline::removeTemps() {
 bool Pipeline::fail(SourceState &s, const std::string &what, const std::string &details) {
   s.rewritten = false;
   s.kernelObject.clear();
+  if (s.nvccPending) {
+    abandonProgram(s.nvccRun);
+    s.nvccPending = false;
+  }
   if (cfg_.noFallback) {
     if (!details.empty())
       std::cerr << details << (details.back() == '\n' ? "" : "\n");
@@ -636,7 +655,7 @@ void Pipeline::analyze(SourceState &s, size_t ordinal) {
     s.kernelCount = kernelCountOf(kernels); // -1 (unknown) is compiled too
 }
 
-void Pipeline::compileKernels(SourceState &s) {
+void Pipeline::startKernels(SourceState &s) {
   if (cfg_.nvcc.empty()) {
     fail(s, "nvcc was not found (set TEMPI_NVCC) to compile the kernels generated for " + s.original, "");
     return;
@@ -674,20 +693,36 @@ void Pipeline::compileKernels(SourceState &s) {
     return;
   }
   nvcc.insert(nvcc.end(), {"-c", s.kernelSource, "-o", object});
-  std::string out;
-  int rc = runStep(nvcc, true, &out);
-  if (rc != 0 || (!cfg_.show && !fileExists(object))) {
+  if (cfg_.show) {
+    runStep(nvcc, true, nullptr);
+    s.kernelObject = object;
+    return;
+  }
+  if (cfg_.verbose)
+    std::cerr << "+ " << shellJoin(nvcc) << " &\n";
+  s.nvccRun = startProgram(nvcc, temp_ + "/nvcc." + std::to_string(s.input.index) + ".out");
+  s.nvccPending = true;
+  s.nvccKey = key;
+  s.nvccObject = object;
+}
+
+void Pipeline::finishKernels(SourceState &s) {
+  if (!s.nvccPending)
+    return;
+  s.nvccPending = false;
+  RunResult r = finishProgram(s.nvccRun);
+  std::string out = r.output + (r.error.empty() ? "" : r.error + "\n");
+  if (r.exitCode != 0 || !r.error.empty() || !fileExists(s.nvccObject)) {
     std::string line = firstLine(out);
     fail(s, "nvcc failed on the kernels generated for " + s.original + " (exit code " +
-                std::to_string(rc) + (line.empty() ? "" : ": " + line) + ")",
+                std::to_string(r.exitCode) + (line.empty() ? "" : ": " + line) + ")",
          out);
     return;
   }
   if (!out.empty())
     std::cerr << out;
-  s.kernelObject = object;
-  if (!cfg_.show)
-    cache.store(key, object);
+  s.kernelObject = s.nvccObject;
+  KernelCache(cfg_.cacheDir).store(s.nvccKey, s.nvccObject);
 }
 
 void Pipeline::fixDependencies(const SourceState &s) const {
@@ -835,6 +870,10 @@ int Pipeline::compileOnly() {
       continue;
     }
     abandonSpeculation(s);
+    if (s.rewritten && s.kernelCount != 0)
+      startKernels(s); // runs while the rewritten code compiles
+    if (fatal_)
+      return 1;
     std::vector<std::string> args = argsForOne(s, s.rewritten ? s.rewrittenPath : s.original);
     if (s.rewritten) {
       args.insert(args.end(), {"-I" + cfg_.includeDir, "-iquote", dirName(s.original)});
@@ -848,7 +887,14 @@ int Pipeline::compileOnly() {
       } else {
         std::cerr << out;
         fixDependencies(s);
-        if (!s.kernelObject.empty()) {
+        finishKernels(s);
+        if (fatal_) { // nvcc failed: no object at all, as when it ran before the compile
+          unlink(object.c_str());
+          if (cl_.deps)
+            unlink(depFileOf(s).c_str());
+          return 1;
+        }
+        if (s.rewritten && !s.kernelObject.empty()) {
           // One object per source, as the user asked: the rewritten code plus its kernels.
           const char *ld = std::getenv("TEMPI_LD");
           std::string partial = object + ".tempi-partial";
