@@ -11,7 +11,8 @@
  * Pack_size_c, a too small Pack_c/Unpack_c (MPI_ERR_TRUNCATE, nothing written), a negative count
  * (MPI_ERR_COUNT), the four collectives' _c forms with int-sized arguments (the int paths) and
  * with displacements over INT_MAX (the mirrored path), a static plan through
- * tempi_Send_c/tempi_Recv_c, and that every staging buffer was released.
+ * tempi_Send_c/tempi_Recv_c, deferred _c sends started in order by the next MPI_Recv_c, and that
+ * every staging buffer was released.
  * The fake device memory faults if a device pointer reaches the MPI.
  *
  *   runtime_large_count_device kernels|mirror
@@ -334,6 +335,51 @@ static void collectives(const Case *c, int far) {
   freeBuf(&s); freeBuf(&r);
 }
 
+/* Deferred _c sends start at the sender's next flushing call (here MPI_Recv_c), in order: two
+ * deferred device sends with one tag arrive as the two messages, in the order they were made.
+ * Without the flush the receiver's probe times out (a failure, not a hang: it then unblocks the
+ * sender, whose MPI_Waitall starts them). */
+static void deferredOrder(const Case *c) {
+  if (rank > 1) return;
+  Buf m[2] = {makeBuf(c->t, c->count), makeBuf(c->t, c->count)};
+  if (rank == 0) {
+    MPI_Request r[2];
+    fill(&m[0], 61);
+    fill(&m[1], 62);
+    tempi_Isend_deferred_c(dp(&m[0]), c->count, c->t, 1, 600, MPI_COMM_WORLD, &r[0], NULL);
+    tempi_Issend_deferred_c(dp(&m[1]), c->count, c->t, 1, 600, MPI_COMM_WORLD, &r[1], NULL);
+    MPI_Recv_c(NULL, 0, MPI_BYTE, 1, 601, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+  } else {
+    int flag = 0;
+    for (double t0 = MPI_Wtime(); !flag && MPI_Wtime() - t0 < 10;)
+      MPI_Iprobe(0, 600, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+    CHECK(flag, "%s: deferred _c sends not started by the sender's MPI_Recv_c", c->name);
+    MPI_Send_c(NULL, 0, MPI_BYTE, 0, 601, MPI_COMM_WORLD);
+    MPI_Count psize = 0;
+    PMPI_Pack_size_c(c->count, c->t, MPI_COMM_WORLD, &psize);
+    unsigned char *packed = malloc(psize);
+    for (int k = 0; k < 2; ++k) {
+      Buf want = makeBuf(c->t, c->count), src = makeBuf(c->t, c->count);
+      fill(&m[k], 5);
+      fill(&want, 5);
+      fill(&src, 61 + k);
+      MPI_Recv_c(hp(&m[k]), c->count, c->t, 0, 600, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Count pos = 0;
+      PMPI_Pack_c(hp(&src), c->count, c->t, packed, psize, &pos, MPI_COMM_WORLD);
+      pos = 0;
+      PMPI_Unpack_c(packed, psize, &pos, hp(&want), c->count, c->t, MPI_COMM_WORLD);
+      CHECK(!memcmp(m[k].host, want.host, want.bytes), "%s: deferred message %d differs",
+            c->name, k);
+      freeBuf(&want);
+      freeBuf(&src);
+    }
+    free(packed);
+  }
+  freeBuf(&m[0]);
+  freeBuf(&m[1]);
+}
+
 /* tempi_Send_c / tempi_Recv_c with the static plan of vector(4, 2, 5, MPI_INT). */
 static void staticPlan(MPI_Datatype vec) {
   const tempi_static_plan plan = {TEMPI_PLAN_ABI_VERSION, 0, 0, 8, 1, {4}, {20}, 68, 0, 32, 8,
@@ -386,6 +432,7 @@ int main(int argc, char **argv) {
     for (int m = 1; m <= 3; ++m)
       for (int k = 0; k < NKINDS; ++k) p2p(&cases[i], m, (enum Kind)k);
     sendrecv(&cases[i]);
+    deferredOrder(&cases[i]);
     packUnpack(&cases[i]);
     collectives(&cases[i], 0);
     collectives(&cases[i], 1);

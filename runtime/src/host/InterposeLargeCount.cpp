@@ -5,6 +5,9 @@
 /// than INT_MAX bytes and is sent as that many MPI_PACKED with PMPI_X_c, so the statuses are those
 /// of the typed call (MPI_Get_count_c on them is the MPI's). Nonblocking and persistent device
 /// operations are registered in the request table, as the int forms are (InterposeP2P.cpp).
+/// Every entry point but Irecv_c, Recv_init_c and the deferred sends first starts the thread's
+/// deferred sends (DeferredSends.h); tempi_Isend_deferred_c/tempi_Issend_deferred_c defer as the
+/// int forms do.
 ///
 /// Pack_c/Unpack_c follow InterposePack.cpp with MPI_Count positions; on device buffers they
 /// refuse a pack or unpack that does not fit in outsize/insize (MPI_ERR_TRUNCATE) and a negative
@@ -18,6 +21,7 @@
 
 #ifdef TEMPI_HAVE_LARGE_COUNT
 
+#include "DeferredSends.h"
 #include "Requests.h"
 #include "Runtime.h"
 #include "Transfer.h"
@@ -41,6 +45,7 @@ using NonblockingSend = int (*)(const void *, MPI_Count, MPI_Datatype, int, int,
 
 int blockingSend(BlockingSend pmpi, const void *buf, MPI_Count count, MPI_Datatype type, int dest,
                  int tag, MPI_Comm comm, const tempi_static_plan *plan) {
+  TEMPI_FLUSH_DEFERRED();
   if (!deviceData(buf, count, type)) return pmpi(buf, count, type, dest, tag, comm);
   Wire w;
   if (tempi_result r = wireForSend(buf, count, type, plan, true, w, kLargeCount);
@@ -54,6 +59,7 @@ int blockingSend(BlockingSend pmpi, const void *buf, MPI_Count count, MPI_Dataty
 int nonblockingSend(NonblockingSend pmpi, bool persistent, const void *buf, MPI_Count count,
                     MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request *request,
                     const tempi_static_plan *plan) {
+  TEMPI_FLUSH_DEFERRED();
   if (!deviceData(buf, count, type)) return pmpi(buf, count, type, dest, tag, comm, request);
   auto op = std::make_unique<requests::PendingOp>();
   if (tempi_result r = wireForSend(buf, count, type, plan, !persistent, op->wire, kLargeCount);
@@ -71,6 +77,41 @@ int nonblockingSend(NonblockingSend pmpi, bool persistent, const void *buf, MPI_
   return rc;
 }
 
+/// A deferred send (DeferredSends.h), as InterposeP2P.cpp's with the _c calls: the request comes
+/// from MPI_Send_init_c/Ssend_init_c before the pack joins the thread's batch.
+int deferredSend(bool synchronous, const void *buf, MPI_Count count, MPI_Datatype type, int dest,
+                 int tag, MPI_Comm comm, MPI_Request *request, const tempi_static_plan *plan) {
+  if (!deviceData(buf, count, type)) { // posted now, behind the sends deferred before it
+    TEMPI_FLUSH_DEFERRED();
+    return (synchronous ? PMPI_Issend_c : PMPI_Isend_c)(buf, count, type, dest, tag, comm,
+                                                        request);
+  }
+  auto op = std::make_unique<requests::PendingOp>();
+  if (tempi_result r = wireForSend(buf, count, type, plan, false, op->wire, kLargeCount);
+      r != TEMPI_SUCCESS)
+    return runtime::raise(comm, r, "packing a device send buffer (large count)");
+  Wire &w = op->wire;
+  int rc = (synchronous ? PMPI_Ssend_init_c : PMPI_Send_init_c)(w.ptr, w.count, w.type, dest, tag,
+                                                               comm, request);
+  if (rc != MPI_SUCCESS) {
+    releaseWire(w);
+    return rc;
+  }
+  if (tempi_result r = enqueuePack(w, deferred::batch()); r != TEMPI_SUCCESS) {
+    (void)deferred::flushPending(); // runs what the batch holds before the staging goes back
+    PMPI_Request_free(request);
+    releaseWire(w);
+    return runtime::raise(comm, r, "packing a device send buffer (large count)");
+  }
+  op->standIn = true;
+  op->active = true;
+  op->comm = comm;
+  requests::add(*request, std::move(op));
+  deferred::add(*request, comm);
+  return MPI_SUCCESS;
+}
+
+/// Irecv_c and Recv_init_c: no flush of deferred sends (a receive posted early only helps).
 int nonblockingRecv(bool persistent, void *buf, MPI_Count count, MPI_Datatype type, int source,
                     int tag, MPI_Comm comm, MPI_Request *request, const tempi_static_plan *plan) {
   auto pmpi = persistent ? PMPI_Recv_init_c : PMPI_Irecv_c;
@@ -280,6 +321,7 @@ int alltoallvCommon(bool neighbor, const void *sendbuf, const MPI_Count sendcoun
                     const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype,
                     MPI_Comm comm, const tempi_static_plan *sendplan,
                     const tempi_static_plan *recvplan) {
+  TEMPI_FLUSH_DEFERRED();
   auto pmpi = neighbor ? PMPI_Neighbor_alltoallv_c : PMPI_Alltoallv_c;
   if (!runtime::active())
     return pmpi(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
@@ -321,6 +363,7 @@ int alltoallwCommon(bool neighbor, const void *sendbuf, const MPI_Count sendcoun
                     const MPI_Datatype recvtypes[], MPI_Comm comm,
                     const tempi_static_plan *const sendplans[],
                     const tempi_static_plan *const recvplans[]) {
+  TEMPI_FLUSH_DEFERRED();
   auto pmpi = neighbor ? PMPI_Neighbor_alltoallw_c : PMPI_Alltoallw_c;
   if (!runtime::active())
     return pmpi(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
@@ -397,17 +440,15 @@ int tempi_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int 
   return nonblockingSend(PMPI_Issend_c, false, buf, count, datatype, dest, tag, comm, request,
                          plan);
 }
-// Deferral is an optimization the caller allows, never a requirement: posting at once is correct
-// (as tempi_Isend_deferred does).
 int tempi_Isend_deferred_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
                            int tag, MPI_Comm comm, MPI_Request *request,
                            const tempi_static_plan *plan) {
-  return tempi_Isend_c(buf, count, datatype, dest, tag, comm, request, plan);
+  return deferredSend(false, buf, count, datatype, dest, tag, comm, request, plan);
 }
 int tempi_Issend_deferred_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
                             int tag, MPI_Comm comm, MPI_Request *request,
                             const tempi_static_plan *plan) {
-  return tempi_Issend_c(buf, count, datatype, dest, tag, comm, request, plan);
+  return deferredSend(true, buf, count, datatype, dest, tag, comm, request, plan);
 }
 int tempi_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                       MPI_Comm comm, MPI_Request *request, const tempi_static_plan *plan) {
@@ -417,6 +458,7 @@ int tempi_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, i
 
 int tempi_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
                  MPI_Comm comm, MPI_Status *status, const tempi_static_plan *plan) {
+  TEMPI_FLUSH_DEFERRED();
   if (!deviceData(buf, count, datatype))
     return PMPI_Recv_c(buf, count, datatype, source, tag, comm, status);
   Wire w;
@@ -444,6 +486,7 @@ int tempi_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
                      int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
                      int source, int recvtag, MPI_Comm comm, MPI_Status *status,
                      const tempi_static_plan *sendplan, const tempi_static_plan *recvplan) {
+  TEMPI_FLUSH_DEFERRED();
   if (!deviceData(sendbuf, sendcount, sendtype) && !deviceData(recvbuf, recvcount, recvtype))
     return PMPI_Sendrecv_c(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
                            recvtype, source, recvtag, comm, status);
@@ -470,6 +513,7 @@ int tempi_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
 int tempi_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
                              int sendtag, int source, int recvtag, MPI_Comm comm,
                              MPI_Status *status, const tempi_static_plan *plan) {
+  TEMPI_FLUSH_DEFERRED();
   if (!deviceData(buf, count, datatype))
     return PMPI_Sendrecv_replace_c(buf, count, datatype, dest, sendtag, source, recvtag, comm,
                                    status);
@@ -483,6 +527,7 @@ int tempi_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, 
 int tempi_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf,
                  MPI_Count outsize, MPI_Count *position, MPI_Comm comm,
                  const tempi_static_plan *plan) {
+  TEMPI_FLUSH_DEFERRED();
   const bool devIn = deviceData(inbuf, incount, datatype), devOut = runtime::isDevice(outbuf);
   if (!devIn && !devOut)
     return PMPI_Pack_c(inbuf, incount, datatype, outbuf, outsize, position, comm);
@@ -531,6 +576,7 @@ int tempi_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, vo
 int tempi_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf,
                    MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm,
                    const tempi_static_plan *plan) {
+  TEMPI_FLUSH_DEFERRED();
   const bool devIn = runtime::isDevice(inbuf), devOut = deviceData(outbuf, outcount, datatype);
   if (!devIn && !devOut)
     return PMPI_Unpack_c(inbuf, insize, position, outbuf, outcount, datatype, comm);
@@ -580,6 +626,7 @@ int tempi_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, voi
 
 int tempi_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size,
                       const tempi_static_plan *) {
+  TEMPI_FLUSH_DEFERRED();
   return PMPI_Pack_size_c(incount, datatype, comm, size);
 }
 
