@@ -1,4 +1,5 @@
-// MPI_Issend with a proven vector datatype becomes tempi_Issend with its plan; with a count from argc it stays.
+// MPI_Issend with a proven vector datatype becomes tempi_Issend_deferred with its plan (MPI_Finalize
+// follows on every path: defer-*.c test the proof); with a count from argc it stays.
 // RUN: cp %s %t.c
 // RUN: tempi-rewrite %t.c -- -I%mock_mpi > %t.out.c
 // RUN: grep -v "^// [A-Z]" %t.out.c | FileCheck %s
@@ -23,8 +24,9 @@ int main(int argc, char **argv) {
   MPI_Finalize();
   return 0;
 }
-// CHECK: {{^}}  tempi_Issend(buf, 1, t, 1, 0, MPI_COMM_WORLD, &req, &tempi_gen_plan_{{[0-9a-f]+}});
+// CHECK: {{^}}  tempi_Issend_deferred(buf, 1, t, 1, 0, MPI_COMM_WORLD, &req, &tempi_gen_plan_{{[0-9a-f]+}});
 // CHECK-NEXT: {{^}}  MPI_Issend(buf, 1, u, 1, 0, MPI_COMM_WORLD, &req);
+// REMARK: remark: the send is deferred: the next call TEMPI intercepts is MPI_Finalize on line 24
 // REMARK: remark: datatype 'u' of MPI_Issend is left to the runtime: count depends on 'argc', a parameter of 'main'
 // REMARK: note: the reason is here
 // REMARK-NEXT: MPI_Type_vector(argc,

@@ -17,6 +17,7 @@
 #include "clang/Lex/Lexer.h"
 #include "clang/Tooling/Transformer/SourceCode.h"
 
+#include <algorithm>
 #include <memory>
 
 using namespace clang;
@@ -85,6 +86,10 @@ bool CallSite::rewritten() const {
   return false;
 }
 
+bool CallSite::deferred() const {
+  return rewritten() && spec->deferredName && deferral && deferral->deferred;
+}
+
 const CallSite *Analysis::siteFor(const CallExpr *c) const {
   auto it = siteOf.find(c);
   return it == siteOf.end() ? nullptr : &sites[it->second];
@@ -123,6 +128,7 @@ Analysis analyze(ASTContext &ctx) {
   col.TraverseDecl(ctx.getTranslationUnitDecl());
 
   std::map<const Decl *, std::unique_ptr<FunctionFlow>> flows;
+  SendDeferral deferral(ctx);
   std::map<SourceLocation, size_t> siteAt;
   for (auto [call, fn] : col.calls) {
     std::string name = calleeName(call);
@@ -217,6 +223,11 @@ Analysis analyze(ASTContext &ctx) {
       site.args.push_back(std::move(da));
     }
 
+    if (spec->deferredName && at &&
+        std::any_of(site.args.begin(), site.args.end(),
+                    [](const DatatypeArg &a) { return a.hasPlan(); }))
+      site.deferral = deferral.prove(call, fn);
+
     SourceLocation key = calleeLoc;
     auto [it, inserted] = siteAt.emplace(key, out.sites.size());
     if (inserted) {
@@ -227,6 +238,9 @@ Analysis analyze(ASTContext &ctx) {
         if (!sameOutcome(prev.args[i], site.args[i]) && prev.siteWhy.reason.empty())
           prev.siteWhy = {"the call's datatypes differ between template instantiations",
                           prev.call->getBeginLoc()};
+      // Deferred only when every instance is.
+      if (prev.deferral && prev.deferral->deferred && (!site.deferral || !site.deferral->deferred))
+        prev.deferral = site.deferral;
     }
     out.siteOf[call] = it->second;
   }

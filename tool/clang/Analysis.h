@@ -12,6 +12,7 @@
 
 #include "tool/clang/Flow.h"
 #include "tool/clang/MpiNames.h"
+#include "tool/clang/SendDeferral.h"
 
 #include "passes/StridedBlock.h"
 #include "passes/TypeExpr.h"
@@ -45,8 +46,13 @@ struct CallSite {
   std::vector<DatatypeArg> args;
   bool editable = true;  ///< false when the call is spelled inside a macro definition
   Unresolved siteWhy;    ///< why the whole call is left alone (macro, instantiations differ)
+  /// Sends with a deferred entry point (MPI_Isend, MPI_Issend) that have a plan: whether every
+  /// instance is followed by a flush on every path (SendDeferral), and why or why not.
+  std::optional<DeferralProof> deferral;
   /// Rewritten when editable, no site-wide reason, and at least one datatype argument has a plan.
   bool rewritten() const;
+  /// Rewritten into the deferred entry point (spec->deferredName).
+  bool deferred() const;
 };
 
 /// A remark about a call the analysis saw but cannot rewrite at all (a `_c` large-count call).

@@ -58,6 +58,9 @@ struct CommCallSpec {
   const char *tempiName;   ///< "tempi_Sendrecv"
   std::vector<int> datatypeArgs; ///< argument indices of the datatype(s), one plan each
   bool datatypeArrays = false;   ///< alltoallw forms: the datatype arguments are arrays
+  /// The deferred entry point (tempi_Isend_deferred) used when SendDeferral proves a flush
+  /// follows the call on every path; null for calls that are never deferred.
+  const char *deferredName = nullptr;
 };
 
 /// The communication call called `name`, or nullptr. `_c` large-count forms are not listed:

@@ -53,6 +53,20 @@ void emitRemarks(DiagnosticsEngine &diags, const Analysis &analysis,
   if (explainRewritten)
     for (const SiteEdit &e : edits)
       items.push_back({e.loc, "rewritten: " + e.explanation, {}});
+  // Whether a rewritten send is deferred (SendDeferral), after its "rewritten:" remark.
+  for (const CallSite &s : analysis.sites) {
+    if (!s.rewritten() || !s.spec->deferredName || !s.deferral)
+      continue;
+    const DeferralProof &p = *s.deferral;
+    SourceLocation at = s.call->getBeginLoc();
+    if (p.deferred) {
+      if (explainRewritten)
+        items.push_back({at, "the send is deferred: " + p.detail, {}});
+    } else {
+      items.push_back({at, "the send is not deferred: " + p.detail,
+                       p.loc.isValid() && p.loc != at ? p.loc : SourceLocation()});
+    }
+  }
   const SourceManager &sm = diags.getSourceManager();
   std::stable_sort(items.begin(), items.end(), [&](const Item &x, const Item &y) {
     return sm.isBeforeInTranslationUnit(x.loc, y.loc);

@@ -27,6 +27,11 @@ AST_MATCHER_P(CallExpr, isRewrittenSite, const Analysis *, analysis) {
   return s && s->rewritten();
 }
 
+AST_MATCHER_P(CallExpr, isDeferredSite, const Analysis *, analysis) {
+  const CallSite *s = analysis->siteFor(&Node);
+  return s && s->deferred();
+}
+
 const CallSite &siteOf(const Analysis &a, const MatchFinder::MatchResult &r) {
   return *a.siteFor(r.Nodes.getNodeAs<CallExpr>("call"));
 }
@@ -51,38 +56,43 @@ RewriteRuleWith<std::string> commCallRule(const Analysis &analysis) {
   for (const CommCallSpec &spec : allCommCalls()) {
     if (spec.datatypeArrays)
       continue; // per-peer datatype arrays are not tracked: never rewritten
-    auto matcher =
-        callExpr(callee(functionDecl(hasName(spec.name))),
-                 callee(ast_matchers::expr(ignoringParenImpCasts(declRefExpr().bind("fn")))),
-                 isRewrittenSite(a))
-            .bind("call");
+    auto isCall = callee(functionDecl(hasName(spec.name)));
+    auto calleeRef = callee(ast_matchers::expr(ignoringParenImpCasts(declRefExpr().bind("fn"))));
     Stencil plans = run([a](const MatchFinder::MatchResult &r) -> llvm::Expected<std::string> {
       std::string s;
       for (const DatatypeArg &arg : siteOf(*a, r).args)
         s += arg.hasPlan() ? ", &" + arg.planSymbol : ", (const tempi_static_plan *)0";
       return s;
     });
-    std::string from = spec.name, to = spec.tempiName;
-    Stencil explanation =
-        run([a, from, to](const MatchFinder::MatchResult &r) -> llvm::Expected<std::string> {
-          const CallSite &site = siteOf(*a, r);
-          std::string s = from + " -> " + to + ":";
-          for (const DatatypeArg &arg : site.args) {
-            s += " '" + arg.spelling + "'";
-            if (arg.hasPlan())
-              s += " holds " + printExpr(*arg.expr) + ", canonical " + printStrided(*arg.shape) +
-                   ", plan " + arg.planSymbol + ";";
-            else
-              s += " has no static plan (" + arg.why.reason + ");";
-          }
-          if (!s.empty() && s.back() == ';')
-            s.pop_back();
-          return s;
-        });
-    cases.push_back(makeRule(matcher,
+    auto explain = [a](std::string from, std::string to) {
+      return run([a, from, to](const MatchFinder::MatchResult &r) -> llvm::Expected<std::string> {
+        const CallSite &site = siteOf(*a, r);
+        std::string s = from + " -> " + to + ":";
+        for (const DatatypeArg &arg : site.args) {
+          s += " '" + arg.spelling + "'";
+          if (arg.hasPlan())
+            s += " holds " + printExpr(*arg.expr) + ", canonical " + printStrided(*arg.shape) +
+                 ", plan " + arg.planSymbol + ";";
+          else
+            s += " has no static plan (" + arg.why.reason + ");";
+        }
+        if (site.deferred())
+          s += " deferred: " + site.deferral->detail + ";";
+        if (!s.empty() && s.back() == ';')
+          s.pop_back();
+        return s;
+      });
+    };
+    // A proven send goes to the deferred entry point; applyFirst takes this case first.
+    if (spec.deferredName)
+      cases.push_back(makeRule(callExpr(isCall, calleeRef, isRewrittenSite(a), isDeferredSite(a)).bind("call"),
+                               {changeTo(name("fn"), cat(spec.deferredName)),
+                                insertBefore(closingParen(), plans)},
+                               explain(spec.name, spec.deferredName)));
+    cases.push_back(makeRule(callExpr(isCall, calleeRef, isRewrittenSite(a)).bind("call"),
                              {changeTo(name("fn"), cat(spec.tempiName)),
                               insertBefore(closingParen(), plans)},
-                             explanation));
+                             explain(spec.name, spec.tempiName)));
   }
   return applyFirst(cases);
 }
