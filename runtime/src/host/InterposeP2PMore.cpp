@@ -1,0 +1,151 @@
+/// \file
+/// The point-to-point calls InterposeP2P.cpp does not cover: MPI_Ibsend and MPI_Irsend (a packed
+/// send wire, as MPI_Isend), MPI_Mrecv and MPI_Imrecv (a receive wire from a matched message, as
+/// MPI_Recv/MPI_Irecv), and, where the MPI has them (MPI_VERSION >= 4), MPI_Isendrecv and
+/// MPI_Isendrecv_replace (both buffers mirrored, HostMirror.h: one request cannot carry two wires,
+/// so the MPI gets the original datatypes on host copies and the receive span is copied back at
+/// completion; a device Isendrecv_replace is an MPI_Isendrecv between two host copies). Host buffers go to PMPI_X with the caller's arguments.
+///
+/// Refuses nothing the MPI accepts; a failed pack, copy or allocation is raised on the
+/// communicator (runtime::raise) with nothing started and every staging buffer released.
+#include "DeferredSends.h"
+#include "HostMirror.h"
+#include "Requests.h"
+#include "Runtime.h"
+#include "Transfer.h"
+
+#include <memory>
+
+using namespace tempi;
+
+namespace {
+
+using NonblockingSend = int (*)(const void *, int, MPI_Datatype, int, int, MPI_Comm,
+                                MPI_Request *);
+
+/// A nonblocking device send: packed now (the model picks the method), the request registered
+/// so that completion releases the staging. (InterposeP2P.cpp's nonblockingSend does the same
+/// for Isend/Issend; it is file-local there.)
+int nonblockingSend(NonblockingSend pmpi, const void *buf, int count, MPI_Datatype type,
+                    int dest, int tag, MPI_Comm comm, MPI_Request *request) {
+  TEMPI_FLUSH_DEFERRED();
+  if (!deviceData(buf, count, type)) return pmpi(buf, count, type, dest, tag, comm, request);
+  auto op = std::make_unique<requests::PendingOp>();
+  if (tempi_result r = wireForSend(buf, count, type, nullptr, true, op->wire); r != TEMPI_SUCCESS)
+    return runtime::raise(comm, r, "packing a device send buffer");
+  int rc = pmpi(op->wire.ptr, int(op->wire.count), op->wire.type, dest, tag, comm, request);
+  if (rc != MPI_SUCCESS) {
+    releaseWire(op->wire);
+    return rc;
+  }
+  op->active = true;
+  op->comm = comm;
+  requests::add(*request, std::move(op));
+  return rc;
+}
+
+/// The communicator a matched message came from, for errors (a message handle names none that
+/// the program can see; MPI_COMM_WORLD's handler is what the MPI itself would use for a call
+/// without a communicator).
+constexpr MPI_Comm kMessageComm = MPI_COMM_WORLD;
+
+#if MPI_VERSION >= 4
+/// Isendrecv and Isendrecv_replace on the host copies of `m`'s device buffers.
+template <typename Call>
+int mirroredNonblocking(MPI_Comm comm, HostMirror &m, MPI_Request *request, Call &&call) {
+  if (!m.anyDevice()) return call();
+  if (tempi_result r = m.copyIn(); r != TEMPI_SUCCESS)
+    return runtime::raise(comm, r, "copying device buffers to the host");
+  int rc = call();
+  if (rc != MPI_SUCCESS) return rc;
+  auto op = std::make_unique<requests::PendingOp>();
+  op->isRecv = m.toWire(op->wire);
+  op->active = true;
+  op->comm = comm;
+  requests::add(*request, std::move(op));
+  return rc;
+}
+#endif
+
+} // namespace
+
+extern "C" {
+
+int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+               MPI_Comm comm, MPI_Request *request) {
+  return nonblockingSend(PMPI_Ibsend, buf, count, datatype, dest, tag, comm, request);
+}
+int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+               MPI_Comm comm, MPI_Request *request) {
+  return nonblockingSend(PMPI_Irsend, buf, count, datatype, dest, tag, comm, request);
+}
+
+int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+              MPI_Status *status) {
+  TEMPI_FLUSH_DEFERRED();
+  if (!deviceData(buf, count, datatype)) return PMPI_Mrecv(buf, count, datatype, message, status);
+  Wire w;
+  if (tempi_result r = wireForRecv(buf, count, datatype, nullptr, true, w); r != TEMPI_SUCCESS)
+    return runtime::raise(kMessageComm, r, "staging a device receive buffer");
+  MPI_Status local;
+  MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
+  int rc = PMPI_Mrecv(w.ptr, int(w.count), w.type, message, st);
+  tempi_result r = rc == MPI_SUCCESS ? finishRecv(w, *st) : TEMPI_SUCCESS;
+  releaseWire(w);
+  if (r != TEMPI_SUCCESS)
+    return runtime::raise(kMessageComm, r, "unpacking a device receive buffer");
+  return rc;
+}
+
+// A nonblocking receive: like MPI_Irecv it does not start deferred sends (DeferredSends.h).
+int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+               MPI_Request *request) {
+  if (!deviceData(buf, count, datatype))
+    return PMPI_Imrecv(buf, count, datatype, message, request);
+  auto op = std::make_unique<requests::PendingOp>();
+  if (tempi_result r = wireForRecv(buf, count, datatype, nullptr, true, op->wire);
+      r != TEMPI_SUCCESS)
+    return runtime::raise(kMessageComm, r, "staging a device receive buffer");
+  int rc = PMPI_Imrecv(op->wire.ptr, int(op->wire.count), op->wire.type, message, request);
+  if (rc != MPI_SUCCESS) {
+    releaseWire(op->wire);
+    return rc;
+  }
+  op->isRecv = true;
+  op->active = true;
+  op->comm = kMessageComm;
+  requests::add(*request, std::move(op));
+  return rc;
+}
+
+#if MPI_VERSION >= 4
+int MPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                  int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
+                  int recvtag, MPI_Comm comm, MPI_Request *request) {
+  TEMPI_FLUSH_DEFERRED();
+  HostMirror m;
+  const int s = m.add(sendbuf, sendcount, sendtype, false);
+  const int r = m.add(recvbuf, recvcount, recvtype, true);
+  return mirroredNonblocking(comm, m, request, [&] {
+    return PMPI_Isendrecv(m.mpiBuf(s), sendcount, sendtype, dest, sendtag, m.mpiBuf(r), recvcount,
+                          recvtype, source, recvtag, comm, request);
+  });
+}
+int MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                          int source, int recvtag, MPI_Comm comm, MPI_Request *request) {
+  TEMPI_FLUSH_DEFERRED();
+  if (!deviceData(buf, count, datatype))
+    return PMPI_Isendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm,
+                                  request);
+  // Two host copies of the one device buffer and MPI_Isendrecv between them: the MPI needs no
+  // buffer of its own.
+  HostMirror m;
+  const int r = m.add(buf, count, datatype, true), s = m.add(buf, count, datatype, false);
+  return mirroredNonblocking(comm, m, request, [&] {
+    return PMPI_Isendrecv(m.mpiBuf(s), count, datatype, dest, sendtag, m.mpiBuf(r), count,
+                          datatype, source, recvtag, comm, request);
+  });
+}
+#endif
+
+} // extern "C"
