@@ -510,11 +510,18 @@ bool Pipeline::needsTool(const SourceState &s) {
   if (cfg_.rewrite.empty() || !readFile(s.original, text) ||
       text.find("MPI_Type_") != std::string::npos)
     return true; // the tool runs (and reports what it finds)
-  // Preprocess the source as the tool would parse it (Prescan.h says why this decides).
+  // Preprocess the source as the tool parses it (Prescan.h says why this decides): the user's
+  // preprocessor flags, then the wrapper's include flags, as the tool gets them. The compiler the
+  // wrapper's -show names runs directly (the wrapper script would cost more than the -E itself);
+  // the wrapper runs it when -show named none.
+  const auto mpi = mpiFrontEndFlags(); // also sets wrappedCompiler_
+  std::string compiler = wrappedCompiler_.empty() ? "" : findProgram(wrappedCompiler_);
   std::string out = temp_ + "/prescan." + std::to_string(s.input.index) + ".i";
-  std::vector<std::string> argv = {cfg_.wrapper, "-E"};
+  std::vector<std::string> argv = {compiler.empty() ? cfg_.wrapper : compiler, "-E"};
   for (const auto &f : languageFlags(s))
     argv.push_back(f);
+  if (!compiler.empty())
+    argv.insert(argv.end(), mpi.begin(), mpi.end());
   argv.insert(argv.end(), {s.original, "-o", out});
   if (cfg_.verbose)
     std::cerr << "+ " << shellJoin(argv) << "\n";
@@ -525,7 +532,6 @@ bool Pipeline::needsTool(const SourceState &s) {
   if (!read)
     return true; // let the tool (and then the compiler) report the problem
   std::vector<std::string> dirs;
-  const auto mpi = mpiFrontEndFlags();
   for (size_t i = 0; i < mpi.size(); ++i) {
     if ((mpi[i] == "-I" || mpi[i] == "-isystem") && i + 1 < mpi.size())
       dirs.push_back(mpi[++i]);
