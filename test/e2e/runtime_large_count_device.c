@@ -9,8 +9,9 @@
  * to Irecv_c completed in one Waitall with a plain request; Send_init_c/Recv_init_c started twice.
  * Then Sendrecv_c, Sendrecv_replace_c, Pack_c/Unpack_c against PMPI_Pack_c/PMPI_Unpack_c,
  * Pack_size_c, a too small Pack_c/Unpack_c (MPI_ERR_TRUNCATE, nothing written), a negative count
- * (MPI_ERR_COUNT), the four collectives' _c forms with int-sized arguments (the int paths) and
- * with displacements over INT_MAX (the mirrored path), a static plan through
+ * (MPI_ERR_COUNT), the four collectives' _c forms with int-sized arguments (the int paths), with
+ * displacements over INT_MAX and (w forms) with a count over INT_MAX (the mirrored path), a
+ * static plan through
  * tempi_Send_c/tempi_Recv_c, deferred _c sends started in order by the next MPI_Recv_c, and that
  * every staging buffer was released.
  * The fake device memory faults if a device pointer reaches the MPI.
@@ -335,6 +336,59 @@ static void collectives(const Case *c, int far) {
   freeBuf(&s); freeBuf(&r);
 }
 
+/* Alltoallw_c and Neighbor_alltoallw_c where one peer's count is past INT_MAX: that peer's type
+ * is empty (size 0), the others move `c` (so the mirrored path runs with real data in it). Each
+ * rank sends the huge count to the next rank and receives it from the previous one, never to
+ * itself (MPICH 4.0 spends minutes on a local copy of 2^31 empty elements). The neighbour form
+ * only with 3 or more ranks (with 2, both neighbours are one rank and which message meets which
+ * slot is the MPI's choice). */
+static void hugeCountCollectives(const Case *c) {
+  const MPI_Count huge = ((MPI_Count)1 << 31) + 5;
+  MPI_Datatype empty;
+  MPI_Type_contiguous(0, MPI_INT, &empty);
+  MPI_Type_commit(&empty);
+  MPI_Aint lb, extent;
+  MPI_Type_get_extent(c->t, &lb, &extent);
+  Buf s = makeBuf(c->t, c->count * size), r = makeBuf(c->t, c->count * size);
+  MPI_Count *sc = malloc(size * sizeof(MPI_Count)), *rc = malloc(size * sizeof(MPI_Count));
+  MPI_Aint *d = malloc(size * sizeof(MPI_Aint));
+  MPI_Datatype *st = malloc(size * sizeof(MPI_Datatype)), *rt = malloc(size * sizeof(MPI_Datatype));
+  const int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+  for (int j = 0; j < size; ++j) {
+    sc[j] = j == next ? huge : c->count;
+    st[j] = j == next ? empty : c->t;
+    rc[j] = j == prev ? huge : c->count;
+    rt[j] = j == prev ? empty : c->t;
+    d[j] = j * c->count * extent;
+  }
+  fill(&s, rank + 70);
+  fill(&r, 71);
+  MPI_Alltoallw_c(dp(&s), sc, d, st, dp(&r), rc, d, rt, MPI_COMM_WORLD);
+  PMPI_Alltoallw_c(hp(&s), sc, d, st, hp(&r), rc, d, rt, MPI_COMM_WORLD);
+  ssize_t diff = firstDiff(&r);
+  CHECK(diff < 0, "%s: Alltoallw_c with a count past INT_MAX: bytes differ at %zd", c->name, diff);
+  if (size >= 3) {
+    /* Slot 0 goes to / comes from the left neighbour, slot 1 the right one: sending empties to
+     * the left means receiving them from the right. */
+    MPI_Comm ring;
+    int dims[1] = {size}, periods[1] = {1};
+    MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &ring);
+    MPI_Count nsc[2] = {huge, c->count}, nrc[2] = {c->count, huge};
+    MPI_Datatype nst[2] = {empty, c->t}, nrt[2] = {c->t, empty};
+    MPI_Aint nd[2] = {0, c->count * extent};
+    fill(&r, 72);
+    MPI_Neighbor_alltoallw_c(dp(&s), nsc, nd, nst, dp(&r), nrc, nd, nrt, ring);
+    PMPI_Neighbor_alltoallw_c(hp(&s), nsc, nd, nst, hp(&r), nrc, nd, nrt, ring);
+    diff = firstDiff(&r);
+    CHECK(diff < 0, "%s: Neighbor_alltoallw_c with a count past INT_MAX: bytes differ at %zd",
+          c->name, diff);
+    MPI_Comm_free(&ring);
+  }
+  MPI_Type_free(&empty);
+  free(sc); free(rc); free(d); free(st); free(rt);
+  freeBuf(&s); freeBuf(&r);
+}
+
 /* Deferred _c sends start at the sender's next flushing call (here MPI_Recv_c), in order: two
  * deferred device sends with one tag arrive as the two messages, in the order they were made.
  * Without the flush the receiver's probe times out (a failure, not a hang: it then unblocks the
@@ -436,6 +490,7 @@ int main(int argc, char **argv) {
     packUnpack(&cases[i]);
     collectives(&cases[i], 0);
     collectives(&cases[i], 1);
+    hugeCountCollectives(&cases[i]);
   }
   staticPlan(vec);
   for (int i = 0; i < 4; ++i) MPI_Type_free(&all[i]);
