@@ -6,7 +6,18 @@
 #   fuzz-smoke        each libFuzzer target 20 s after replaying test/fuzz/regressions/
 #   sanitize-passes   every passes/ unit test (test/unit/passes) in one ASan+UBSan+LSan binary
 #   sanitize-oracle   tempi-check-types --count 2000 and every fixed case under ASan + UBSan
-# Skipped with a warning when clang++-22 or its libFuzzer runtime (libclang-rt-22-dev) is missing.
+#   sanitize-runtime  libtempi's host side (NoDevice and the fake device layer), the runtime unit
+#                     tests and the MPI e2e tests runtime_* and reliability_* under ASan + UBSan:
+#                     test/fuzz/sanitize-runtime.sh builds them with gcc in its own build folder
+#                     (<build>/test/sanitize-runtime, incremental) and runs them; also label "mpi"
+# Skipped with a warning when clang++-22 or its libFuzzer runtime (libclang-rt-22-dev) is missing
+# (sanitize-runtime needs neither: it is registered first).
+if(TARGET tempi_host)
+  add_test(NAME sanitize-runtime
+           COMMAND ${CMAKE_CURRENT_LIST_DIR}/sanitize-runtime.sh ${CMAKE_CURRENT_BINARY_DIR}/sanitize-runtime)
+  set_tests_properties(sanitize-runtime PROPERTIES LABELS "sanitize;mpi" TIMEOUT 900
+                       RUN_SERIAL TRUE)
+endif()
 find_program(TEMPI_FUZZ_CXX NAMES clang++-22 HINTS ${TEMPI_LLVM_PREFIX}/bin)
 set(TEMPI_FUZZ_RUNTIME "")
 if(TEMPI_FUZZ_CXX)
