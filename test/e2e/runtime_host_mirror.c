@@ -1,14 +1,18 @@
-/* runtime_host_mirror: the calls libtempi mirrors through host memory (InterposeHostMirror.cpp,
- * InterposeP2PMore.cpp; docs/runtime.md "Host-mirrored calls"), every result compared byte for
+/* runtime_host_mirror: the calls libtempi mirrors through host memory or newly interposes
+ * (InterposeHostMirror.cpp, InterposeHostMirrorNeighbor.cpp, InterposeP2PMore.cpp;
+ * docs/runtime.md "Host-mirrored calls"), every result compared byte for
  * byte (whole buffers, the gaps of derived types and a margin included) with the same call made
  * by the plain MPI (PMPI_X, always blocking) on host buffers.
  *
  * Calls: Bcast, Reduce, Allreduce, Scan, Exscan, Reduce_scatter, Reduce_scatter_block,
- * Allgather(v), Gather(v), Scatter(v), Alltoall, each blocking and as MPI_I + MPI_Wait, each
- * with MPI_IN_PLACE where the call allows it, rooted ones at roots 0 and size-1; one Waitall over
- * three nonblocking collectives and a plain request; Ibsend and Irsend to Recv; Mprobe + Mrecv
- * and Imrecv; Isendrecv and Isendrecv_replace (MPI-4 only), receives one element longer than the
- * message (statuses compared: count, elements, source, tag). Datatypes: MPI_INT (op MPI_BXOR),
+ * Allgather(v), Gather(v), Scatter(v), Alltoall, Neighbor_allgather(v), Neighbor_alltoall (on a
+ * periodic 1-D Cartesian communicator), each blocking and as MPI_I + MPI_Wait, each with
+ * MPI_IN_PLACE where the call allows it, rooted ones at roots 0 and size-1; Ialltoallv,
+ * Ialltoallw, Ineighbor_alltoallv, Ineighbor_alltoallw; one Waitall over three nonblocking
+ * collectives and a plain request; Ibsend and Irsend to Recv; Bsend_init, Ssend_init and
+ * Rsend_init started twice; Mprobe + Mrecv and Imrecv; Isendrecv and Isendrecv_replace (MPI-4
+ * only); receives one element longer than the message (statuses compared: count, elements,
+ * source, tag). Datatypes: MPI_INT (op MPI_BXOR),
  * MPI_LONG (MPI_MAX), and in every call without an op a vector of ints (gaps) and a resized
  * vector with a negative lower bound (MPICH defines no predefined op on derived types).
  *
@@ -365,6 +369,114 @@ static void alltoall(const Run *r) {
   freeBuf(&d);
 }
 
+static MPI_Comm ring; /* a periodic 1-D Cartesian communicator: two neighbors each */
+
+/* Neighbor_allgather(v) and Neighbor_alltoall on the ring (no MPI_IN_PLACE in these calls). */
+static void neighbors(const Run *r) {
+  if (r->inPlace) return;
+  const Case *c = r->c;
+  const int counts[2] = {c->count, c->count}, displs[2] = {0, c->count + 1};
+  for (int which = 0; which < 3; ++which) {
+    char what[200];
+    describe(what, sizeof what,
+             which == 0 ? "Neighbor_allgather" : which == 1 ? "Neighbor_allgatherv"
+                                                            : "Neighbor_alltoall",
+             r, -1);
+    Buf s = makeBuf(c->t, 2 * c->count), d = makeBuf(c->t, 2 * c->count + 1);
+    fill(&s, rank + 40);
+    fill(&d, rank + 41);
+    int rc;
+    if (which == 0) {
+      rcOk(what, PMPI_Neighbor_allgather(at(&s, REF), c->count, c->t, at(&d, REF), c->count,
+                                         c->t, ring));
+      TEST_CALL(Neighbor_allgather, Ineighbor_allgather, at(&s, r->sw), c->count, c->t,
+                at(&d, r->rw), c->count, c->t, ring);
+    } else if (which == 1) {
+      rcOk(what, PMPI_Neighbor_allgatherv(at(&s, REF), c->count, c->t, at(&d, REF), counts,
+                                          displs, c->t, ring));
+      TEST_CALL(Neighbor_allgatherv, Ineighbor_allgatherv, at(&s, r->sw), c->count, c->t,
+                at(&d, r->rw), counts, displs, c->t, ring);
+    } else {
+      rcOk(what, PMPI_Neighbor_alltoall(at(&s, REF), c->count, c->t, at(&d, REF), c->count,
+                                        c->t, ring));
+      TEST_CALL(Neighbor_alltoall, Ineighbor_alltoall, at(&s, r->sw), c->count, c->t,
+                at(&d, r->rw), c->count, c->t, ring);
+    }
+    rcOk(what, rc);
+    same(what, &d, r->rw);
+    freeBuf(&s);
+    freeBuf(&d);
+  }
+}
+
+/* The nonblocking forms of the v/w exchanges (libtempi packs only the blocking ones): Ialltoallv
+ * and Ialltoallw (also in place) and their neighborhood forms, against the blocking plain MPI. */
+static void ialltoallvw(const Run *r) {
+  if (!r->nb) return;
+  const Case *c = r->c;
+  MPI_Aint lb, extent;
+  MPI_Type_get_extent(c->t, &lb, &extent);
+  for (int which = 0; which < 4; ++which) {
+    const int neighbor = which >= 2, n = neighbor ? 2 : size;
+    if (neighbor && r->inPlace) continue;
+    char what[200];
+    static const char *names[] = {"alltoallv", "alltoallw", "neighbor_alltoallv",
+                                  "neighbor_alltoallw"};
+    describe(what, sizeof what, names[which], r, -1);
+    /* Counts symmetric between ranks (count + (i + j) % 2 on the world; uniform on the ring),
+     * one element of gap between parts. */
+    int counts[64], displs[64], bytes[64], total = 0;
+    MPI_Aint abytes[64];
+    MPI_Datatype types[64];
+    for (int j = 0; j < n; ++j) {
+      counts[j] = neighbor ? c->count : c->count + (rank + j) % 2;
+      displs[j] = total;
+      bytes[j] = (int)(displs[j] * extent);
+      abytes[j] = displs[j] * extent;
+      types[j] = c->t;
+      total += counts[j] + 1;
+    }
+    Buf s = makeBuf(c->t, total), d = makeBuf(c->t, total);
+    fill(&s, rank + 50);
+    fill(&d, rank + 51);
+    MPI_Comm comm = neighbor ? ring : MPI_COMM_WORLD;
+    void *sref = SENDREF(s), *stest = SEND(s);
+    MPI_Request q = MPI_REQUEST_NULL;
+    int rc;
+    switch (which) {
+    case 0:
+      rcOk(what, PMPI_Alltoallv(sref, counts, displs, c->t, at(&d, REF), counts, displs, c->t,
+                                comm));
+      rc = MPI_Ialltoallv(stest, counts, displs, c->t, at(&d, r->rw), counts, displs, c->t, comm,
+                          &q);
+      break;
+    case 1:
+      rcOk(what, PMPI_Alltoallw(sref, counts, bytes, types, at(&d, REF), counts, bytes, types,
+                                comm));
+      rc = MPI_Ialltoallw(stest, counts, bytes, types, at(&d, r->rw), counts, bytes, types, comm,
+                          &q);
+      break;
+    case 2:
+      rcOk(what, PMPI_Neighbor_alltoallv(sref, counts, displs, c->t, at(&d, REF), counts, displs,
+                                         c->t, comm));
+      rc = MPI_Ineighbor_alltoallv(stest, counts, displs, c->t, at(&d, r->rw), counts, displs,
+                                   c->t, comm, &q);
+      break;
+    default:
+      rcOk(what, PMPI_Neighbor_alltoallw(sref, counts, abytes, types, at(&d, REF), counts,
+                                         abytes, types, comm));
+      rc = MPI_Ineighbor_alltoallw(stest, counts, abytes, types, at(&d, r->rw), counts, abytes,
+                                   types, comm, &q);
+      break;
+    }
+    rcOk(what, rc);
+    rcOk(what, MPI_Wait(&q, MPI_STATUS_IGNORE));
+    same(what, &d, r->rw);
+    freeBuf(&s);
+    freeBuf(&d);
+  }
+}
+
 /* Every collective of one Run. In an in-place run of a rooted call only the root passes
  * MPI_IN_PLACE; the other ranks make the ordinary call. */
 static void collectives(const Run *r) {
@@ -386,6 +498,8 @@ static void collectives(const Run *r) {
   allgather(r, 0);
   allgather(r, 1);
   alltoall(r);
+  neighbors(r);
+  ialltoallvw(r);
 }
 
 /* One Waitall over an Iallreduce, an Iallgather, an Ibcast and a plain Irecv/Isend pair. */
@@ -430,9 +544,13 @@ static void mixedWaitall(const Case *c, enum Where w) {
 /* Point to point around a ring: each rank sends to the next and receives from the previous. The
  * reference message goes through PMPI_Sendrecv on host buffers. Receives are one element longer
  * than the message, so statuses say how much arrived. */
-enum P2P { IBSEND, IRSEND, MRECV, IMRECV, ISENDRECV, ISENDRECV_REPLACE, NP2P };
-static const char *p2pName[] = {"Ibsend", "Irsend", "Mrecv", "Imrecv", "Isendrecv",
-                                "Isendrecv_replace"};
+enum P2P {
+  IBSEND, IRSEND, MRECV, IMRECV, ISENDRECV, ISENDRECV_REPLACE, BSEND_INIT, SSEND_INIT, RSEND_INIT,
+  NP2P
+};
+static const char *p2pName[] = {"Ibsend",    "Irsend",            "Mrecv",
+                                "Imrecv",    "Isendrecv",         "Isendrecv_replace",
+                                "Bsend_init", "Ssend_init",       "Rsend_init"};
 
 static void p2p(const Case *c, enum Where sw, enum Where rw, enum P2P kind) {
 #if MPI_VERSION < 4
@@ -465,21 +583,37 @@ static void p2p(const Case *c, enum Where sw, enum Where rw, enum P2P kind) {
   MPI_Request q[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
   MPI_Status sts[2];
   void *sb = at(&s, sw), *rb = at(&d, rw);
-  switch (kind) {
-  case IBSEND: {
-    int bsize = 0;
+  int bsize = 0;
+  char *bb = NULL;
+  if (kind == IBSEND || kind == BSEND_INIT) {
     MPI_Pack_size(c->count, c->t, MPI_COMM_WORLD, &bsize);
     bsize += MPI_BSEND_OVERHEAD;
-    char *bb = malloc((size_t)bsize);
+    bb = malloc((size_t)bsize);
     MPI_Buffer_attach(bb, bsize);
+  }
+  switch (kind) {
+  case BSEND_INIT:
+  case SSEND_INIT:
+  case RSEND_INIT: /* persistent: started twice, packed at each start */
+    if (kind == BSEND_INIT) rc = MPI_Bsend_init(sb, c->count, c->t, next, tag, MPI_COMM_WORLD, &q[0]);
+    if (kind == SSEND_INIT) rc = MPI_Ssend_init(sb, c->count, c->t, next, tag, MPI_COMM_WORLD, &q[0]);
+    if (kind == RSEND_INIT) rc = MPI_Rsend_init(sb, c->count, c->t, next, tag, MPI_COMM_WORLD, &q[0]);
+    rcOk(what, rc);
+    for (int it = 0; it < 2; ++it) {
+      rcOk(what, MPI_Irecv(rb, c->count + 1, c->t, prev, tag, MPI_COMM_WORLD, &q[1]));
+      MPI_Barrier(MPI_COMM_WORLD); /* every receive is posted before any ready send */
+      rcOk(what, MPI_Start(&q[0]));
+      rcOk(what, MPI_Waitall(2, q, sts));
+      got = sts[1];
+    }
+    rcOk(what, MPI_Request_free(&q[0]));
+    break;
+  case IBSEND:
     rc = MPI_Ibsend(sb, c->count, c->t, next, tag, MPI_COMM_WORLD, &q[0]);
     rcOk(what, rc);
     rcOk(what, MPI_Recv(rb, c->count + 1, c->t, prev, tag, MPI_COMM_WORLD, &got));
     rcOk(what, MPI_Wait(&q[0], MPI_STATUS_IGNORE));
-    MPI_Buffer_detach(&bb, &bsize);
-    free(bb);
     break;
-  }
   case IRSEND:
     rcOk(what, MPI_Irecv(rb, c->count + 1, c->t, prev, tag, MPI_COMM_WORLD, &q[1]));
     MPI_Barrier(MPI_COMM_WORLD); /* every receive is posted before any ready send */
@@ -517,6 +651,10 @@ static void p2p(const Case *c, enum Where sw, enum Where rw, enum P2P kind) {
     break;
 #endif
   default: break;
+  }
+  if (bb) {
+    MPI_Buffer_detach(&bb, &bsize);
+    free(bb);
   }
   CHECK(q[0] == MPI_REQUEST_NULL && q[1] == MPI_REQUEST_NULL, "%s: requests not freed", what);
   statusEq(what, &got, &ref, c->t);
@@ -583,6 +721,8 @@ int main(int argc, char **argv) {
   if (!transcript) MPI_Abort(MPI_COMM_WORLD, 3);
 #endif
   {
+    int dims[1] = {size}, periods[1] = {1};
+    MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &ring);
     MPI_Datatype vec, neg;
     MPI_Type_vector(3, 2, 4, MPI_INT, &vec); /* 6 ints over 10: gaps between the blocks */
     MPI_Type_create_resized(vec, -8, 48, &neg);
@@ -615,6 +755,7 @@ int main(int argc, char **argv) {
     }
     MPI_Type_free(&vec);
     MPI_Type_free(&neg);
+    MPI_Comm_free(&ring);
   }
 #ifdef HOST_MIRROR_DEVICE
 done:

@@ -47,36 +47,59 @@ int HostMirror::add(const void *buf, MPI_Count count, MPI_Datatype type, bool ou
   return int(args_.size() - 1);
 }
 
-int HostMirror::addParts(const void *buf, int parts, const int counts[], const int displs[],
-                         MPI_Datatype type, bool output) {
+template <typename Offset, typename TypeOf>
+int HostMirror::addSpans(const void *buf, int parts, const int counts[], Offset &&offsetOf,
+                         TypeOf &&typeOf, bool output) {
   Arg a;
   a.user = buf;
   a.output = output;
   if (runtime::active() && buf && buf != MPI_IN_PLACE) {
-    TypePlanPtr p = typecache::lookup(type);
     bool decided = runtime::isDevice(buf);
     a.device = decided;
     a.lo = INT64_MAX;
     a.hi = INT64_MIN;
     for (int i = 0; i < parts; ++i) {
       if (counts[i] <= 0) continue;
-      const int64_t off = int64_t(displs[i]) * p->extent;
+      const MPI_Datatype type = typeOf(i);
+      const int64_t off = offsetOf(i);
       if (!decided) { // the pointer may lie outside the allocation: ask the first part's bytes
         a.device = deviceData(static_cast<const char *>(buf) + off, counts[i], type);
         decided = true;
       }
       int64_t lo = 0, hi = 0;
-      touchedSpan(*p, counts[i], &lo, &hi);
+      touchedSpan(*typecache::lookup(type), counts[i], &lo, &hi);
       if (hi > lo) {
         a.lo = std::min(a.lo, off + lo);
         a.hi = std::max(a.hi, off + hi);
       }
     }
-    if (a.hi < a.lo) a.lo = a.hi = 0;
-    if (!a.device) a.lo = a.hi = 0;
+    if (a.hi < a.lo || !a.device) a.lo = a.hi = 0;
   }
   args_.push_back(a);
   return int(args_.size() - 1);
+}
+
+int HostMirror::addParts(const void *buf, int parts, const int counts[], const int displs[],
+                         MPI_Datatype type, bool output) {
+  const int64_t extent =
+      runtime::active() && buf && buf != MPI_IN_PLACE ? typecache::lookup(type)->extent : 0;
+  return addSpans(
+      buf, parts, counts, [&](int i) { return int64_t(displs[i]) * extent; },
+      [&](int) { return type; }, output);
+}
+
+int HostMirror::addPartsW(const void *buf, int parts, const int counts[], const int byteDispls[],
+                          const MPI_Datatype types[], bool output) {
+  return addSpans(
+      buf, parts, counts, [&](int i) { return int64_t(byteDispls[i]); },
+      [&](int i) { return types[i]; }, output);
+}
+
+int HostMirror::addPartsW(const void *buf, int parts, const int counts[],
+                          const MPI_Aint byteDispls[], const MPI_Datatype types[], bool output) {
+  return addSpans(
+      buf, parts, counts, [&](int i) { return int64_t(byteDispls[i]); },
+      [&](int i) { return types[i]; }, output);
 }
 
 bool HostMirror::anyDevice() const {
@@ -144,6 +167,29 @@ int peerCount(MPI_Comm comm, int *n) {
   int inter = 0;
   if (int rc = PMPI_Comm_test_inter(comm, &inter); rc != MPI_SUCCESS) return rc;
   return inter ? PMPI_Comm_remote_size(comm, n) : PMPI_Comm_size(comm, n);
+}
+
+int neighborCounts(MPI_Comm comm, int *in, int *out) {
+  int topo = MPI_UNDEFINED;
+  if (int rc = PMPI_Topo_test(comm, &topo); rc != MPI_SUCCESS) return rc;
+  if (topo == MPI_CART) {
+    int ndims = 0;
+    int rc = PMPI_Cartdim_get(comm, &ndims);
+    *in = *out = 2 * ndims;
+    return rc;
+  }
+  if (topo == MPI_GRAPH) {
+    int rank = 0, n = 0;
+    PMPI_Comm_rank(comm, &rank);
+    int rc = PMPI_Graph_neighbors_count(comm, rank, &n);
+    *in = *out = n;
+    return rc;
+  }
+  if (topo == MPI_DIST_GRAPH) {
+    int weighted = 0;
+    return PMPI_Dist_graph_neighbors_count(comm, in, out, &weighted);
+  }
+  return MPI_ERR_TOPOLOGY;
 }
 
 int rootRole(MPI_Comm comm, int root, RootRole *role) {

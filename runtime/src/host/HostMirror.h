@@ -17,11 +17,14 @@
 /// MPI then works on host memory. Correct for every datatype and MPI_Op, never fast.
 #pragma once
 
+#include "Requests.h"
+#include "Runtime.h"
 #include "Transfer.h"
 
 #include <mpi.h>
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace tempi {
@@ -39,6 +42,12 @@ public:
   /// A v-variant's buffer: part i is counts[i] elements of `type` at buf + displs[i] extents.
   int addParts(const void *buf, int parts, const int counts[], const int displs[],
                MPI_Datatype type, bool output);
+
+  /// An alltoallw-style buffer: part i is counts[i] elements of types[i] at buf + byteDispls[i].
+  int addPartsW(const void *buf, int parts, const int counts[], const int byteDispls[],
+                const MPI_Datatype types[], bool output);
+  int addPartsW(const void *buf, int parts, const int counts[], const MPI_Aint byteDispls[],
+                const MPI_Datatype types[], bool output);
 
   /// Whether some argument added is device memory (if not, the caller makes the plain call).
   bool anyDevice() const;
@@ -62,13 +71,50 @@ private:
     bool device = false, output = false;
     size_t offset = 0;      ///< of the span in the block
   };
+  /// The union of the spans of `parts` parts: part i is counts[i] elements of typeOf(i) at
+  /// buf + offsetOf(i) bytes.
+  template <typename Offset, typename TypeOf>
+  int addSpans(const void *buf, int parts, const int counts[], Offset &&offsetOf, TypeOf &&typeOf,
+               bool output);
   std::vector<Arg> args_;
   Staging block_;
 };
 
+/// Runs an MPI call on the host copies of `m`'s device arguments. request == nullptr: the
+/// blocking call `blocking()`, then the outputs copied back. Otherwise `nonblocking(request)`, and
+/// the copies handed to the request table, which copies the output back when the request
+/// completes and releases them. Without device arguments: the call with the caller's pointers
+/// (mpiBuf returns them), nothing else. A failed copy is raised on `comm`; nothing is started.
+template <typename Blocking, typename Nonblocking>
+int mirroredCall(MPI_Comm comm, HostMirror &m, MPI_Request *request, Blocking &&blocking,
+                 Nonblocking &&nonblocking) {
+  if (!m.anyDevice()) return request ? nonblocking(request) : blocking();
+  if (tempi_result r = m.copyIn(); r != TEMPI_SUCCESS)
+    return runtime::raise(comm, r, "copying device buffers to the host");
+  if (!request) {
+    int rc = blocking();
+    if (rc != MPI_SUCCESS) return rc;
+    if (tempi_result r = m.copyOut(); r != TEMPI_SUCCESS)
+      return runtime::raise(comm, r, "copying a result back to the device");
+    return rc;
+  }
+  int rc = nonblocking(request);
+  if (rc != MPI_SUCCESS) return rc;
+  auto op = std::make_unique<requests::PendingOp>();
+  op->isRecv = m.toWire(op->wire);
+  op->active = true;
+  op->comm = comm;
+  requests::add(*request, std::move(op));
+  return rc;
+}
+
 /// Group size for the buffers of a collective on `comm`: the remote group's on an
 /// intercommunicator, else the communicator's size. MPI_SUCCESS or the MPI's error.
 int peerCount(MPI_Comm comm, int *n);
+/// In- and out-degree of a communicator with a topology (Cartesian, graph, distributed graph),
+/// for the neighborhood collectives; MPI_ERR_TOPOLOGY without one. (InterposeCollectives.cpp's
+/// peers() answers the same; it is file-local there.)
+int neighborCounts(MPI_Comm comm, int *in, int *out);
 /// What the calling process does in a rooted collective (MPI_Bcast, _Reduce, _Gather(v),
 /// _Scatter(v)): `root`: its root-only arguments count (intracommunicator: rank == root;
 /// intercommunicator: root == MPI_ROOT); `leaf`: its non-root arguments count (intracommunicator:

@@ -14,10 +14,6 @@
 /// (runtime::raise) with every host copy released and nothing started.
 #include "DeferredSends.h"
 #include "HostMirror.h"
-#include "Requests.h"
-#include "Runtime.h"
-
-#include <memory>
 
 using namespace tempi;
 
@@ -28,33 +24,6 @@ void *arg(const HostMirror &m, int i, const void *caller) {
   return i < 0 ? const_cast<void *>(caller) : m.mpiBuf(i);
 }
 
-/// Runs a collective on the host copies of `m`'s device arguments. request == nullptr: the
-/// blocking call `blocking()`, then the outputs copied back. Otherwise `nonblocking(request)`,
-/// and the copies handed to the request table, which copies the output back at completion and
-/// releases them. Without device arguments, the call with the caller's pointers, nothing else.
-template <typename Blocking, typename Nonblocking>
-int onHost(MPI_Comm comm, HostMirror &m, MPI_Request *request, Blocking &&blocking,
-           Nonblocking &&nonblocking) {
-  if (!m.anyDevice()) return request ? nonblocking(request) : blocking();
-  if (tempi_result r = m.copyIn(); r != TEMPI_SUCCESS)
-    return runtime::raise(comm, r, "copying a collective's device buffers to the host");
-  if (!request) {
-    int rc = blocking();
-    if (rc != MPI_SUCCESS) return rc;
-    if (tempi_result r = m.copyOut(); r != TEMPI_SUCCESS)
-      return runtime::raise(comm, r, "copying a collective's result back to the device");
-    return rc;
-  }
-  int rc = nonblocking(request);
-  if (rc != MPI_SUCCESS) return rc;
-  auto op = std::make_unique<requests::PendingOp>();
-  op->isRecv = m.toWire(op->wire);
-  op->active = true;
-  op->comm = comm;
-  requests::add(*request, std::move(op));
-  return rc;
-}
-
 int bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm, MPI_Request *req) {
   RootRole role;
   if (int rc = rootRole(comm, root, &role); rc != MPI_SUCCESS) return rc;
@@ -62,7 +31,7 @@ int bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm, MPI_
   const int b = role.root ? m.add(buf, count, type, false)
                 : role.leaf ? m.add(buf, count, type, true)
                             : -1;
-  return onHost(
+  return mirroredCall(
       comm, m, req, [&] { return PMPI_Bcast(arg(m, b, buf), count, type, root, comm); },
       [&](MPI_Request *q) { return PMPI_Ibcast(arg(m, b, buf), count, type, root, comm, q); });
 }
@@ -74,7 +43,7 @@ int reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI
   HostMirror m;
   const int s = role.leaf ? m.add(sendbuf, count, type, false) : -1;
   const int r = role.root ? m.add(recvbuf, count, type, true) : -1;
-  return onHost(
+  return mirroredCall(
       comm, m, req,
       [&] {
         return PMPI_Reduce(arg(m, s, sendbuf), arg(m, r, recvbuf), count, type, op, root, comm);
@@ -98,7 +67,7 @@ int allLike(AllKind kind, const void *sendbuf, void *recvbuf, int count, MPI_Dat
   auto nonblocking = kind == AllKind::Allreduce ? PMPI_Iallreduce
                      : kind == AllKind::Scan    ? PMPI_Iscan
                                                 : PMPI_Iexscan;
-  return onHost(
+  return mirroredCall(
       comm, m, req, [&] { return blocking(m.mpiBuf(s), m.mpiBuf(r), count, type, op, comm); },
       [&](MPI_Request *q) {
         return nonblocking(m.mpiBuf(s), m.mpiBuf(r), count, type, op, comm, q);
@@ -116,7 +85,7 @@ int reduceScatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MP
   const bool inPlace = sendbuf == MPI_IN_PLACE; // recvbuf then holds the whole input
   const int s = m.add(sendbuf, total, type, false);
   const int r = m.add(recvbuf, inPlace ? total : recvcounts[rank], type, true);
-  return onHost(
+  return mirroredCall(
       comm, m, req,
       [&] { return PMPI_Reduce_scatter(m.mpiBuf(s), m.mpiBuf(r), recvcounts, type, op, comm); },
       [&](MPI_Request *q) {
@@ -133,7 +102,7 @@ int reduceScatterBlock(const void *sendbuf, void *recvbuf, int recvcount, MPI_Da
   const bool inPlace = sendbuf == MPI_IN_PLACE;
   const int s = m.add(sendbuf, total, type, false);
   const int r = m.add(recvbuf, inPlace ? total : recvcount, type, true);
-  return onHost(
+  return mirroredCall(
       comm, m, req,
       [&] {
         return PMPI_Reduce_scatter_block(m.mpiBuf(s), m.mpiBuf(r), recvcount, type, op, comm);
@@ -150,7 +119,7 @@ int allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *r
   HostMirror m;
   const int s = m.add(sendbuf, sendcount, sendtype, false);
   const int r = m.add(recvbuf, MPI_Count(n) * recvcount, recvtype, true);
-  return onHost(
+  return mirroredCall(
       comm, m, req,
       [&] {
         return PMPI_Allgather(m.mpiBuf(s), sendcount, sendtype, m.mpiBuf(r), recvcount, recvtype,
@@ -170,7 +139,7 @@ int allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
   HostMirror m;
   const int s = m.add(sendbuf, sendcount, sendtype, false);
   const int r = m.addParts(recvbuf, n, recvcounts, displs, recvtype, true);
-  return onHost(
+  return mirroredCall(
       comm, m, req,
       [&] {
         return PMPI_Allgatherv(m.mpiBuf(s), sendcount, sendtype, m.mpiBuf(r), recvcounts, displs,
@@ -191,7 +160,7 @@ int gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recv
   HostMirror m;
   const int s = role.leaf ? m.add(sendbuf, sendcount, sendtype, false) : -1;
   const int r = role.root ? m.add(recvbuf, MPI_Count(n) * recvcount, recvtype, true) : -1;
-  return onHost(
+  return mirroredCall(
       comm, m, req,
       [&] {
         return PMPI_Gather(arg(m, s, sendbuf), sendcount, sendtype, arg(m, r, recvbuf), recvcount,
@@ -213,7 +182,7 @@ int gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *rec
   HostMirror m;
   const int s = role.leaf ? m.add(sendbuf, sendcount, sendtype, false) : -1;
   const int r = role.root ? m.addParts(recvbuf, n, recvcounts, displs, recvtype, true) : -1;
-  return onHost(
+  return mirroredCall(
       comm, m, req,
       [&] {
         return PMPI_Gatherv(arg(m, s, sendbuf), sendcount, sendtype, arg(m, r, recvbuf),
@@ -234,7 +203,7 @@ int scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *rec
   HostMirror m;
   const int s = role.root ? m.add(sendbuf, MPI_Count(n) * sendcount, sendtype, false) : -1;
   const int r = role.leaf ? m.add(recvbuf, recvcount, recvtype, true) : -1;
-  return onHost(
+  return mirroredCall(
       comm, m, req,
       [&] {
         return PMPI_Scatter(arg(m, s, sendbuf), sendcount, sendtype, arg(m, r, recvbuf),
@@ -256,7 +225,7 @@ int scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
   HostMirror m;
   const int s = role.root ? m.addParts(sendbuf, n, sendcounts, displs, sendtype, false) : -1;
   const int r = role.leaf ? m.add(recvbuf, recvcount, recvtype, true) : -1;
-  return onHost(
+  return mirroredCall(
       comm, m, req,
       [&] {
         return PMPI_Scatterv(arg(m, s, sendbuf), sendcounts, displs, sendtype,
@@ -275,7 +244,7 @@ int alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *re
   HostMirror m;
   const int s = m.add(sendbuf, MPI_Count(n) * sendcount, sendtype, false);
   const int r = m.add(recvbuf, MPI_Count(n) * recvcount, recvtype, true);
-  return onHost(
+  return mirroredCall(
       comm, m, req,
       [&] {
         return PMPI_Alltoall(m.mpiBuf(s), sendcount, sendtype, m.mpiBuf(r), recvcount, recvtype,

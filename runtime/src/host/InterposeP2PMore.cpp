@@ -1,10 +1,12 @@
 /// \file
 /// The point-to-point calls InterposeP2P.cpp does not cover: MPI_Ibsend and MPI_Irsend (a packed
-/// send wire, as MPI_Isend), MPI_Mrecv and MPI_Imrecv (a receive wire from a matched message, as
+/// send wire, as MPI_Isend), MPI_Bsend_init, MPI_Ssend_init and MPI_Rsend_init (as MPI_Send_init:
+/// packed at each MPI_Start), MPI_Mrecv and MPI_Imrecv (a receive wire from a matched message, as
 /// MPI_Recv/MPI_Irecv), and, where the MPI has them (MPI_VERSION >= 4), MPI_Isendrecv and
 /// MPI_Isendrecv_replace (both buffers mirrored, HostMirror.h: one request cannot carry two wires,
 /// so the MPI gets the original datatypes on host copies and the receive span is copied back at
-/// completion; a device Isendrecv_replace is an MPI_Isendrecv between two host copies). Host buffers go to PMPI_X with the caller's arguments.
+/// completion; a device Isendrecv_replace is an MPI_Isendrecv between two host copies). Host
+/// buffers go to PMPI_X with the caller's arguments.
 ///
 /// Refuses nothing the MPI accepts; a failed pack, copy or allocation is raised on the
 /// communicator (runtime::raise) with nothing started and every staging buffer released.
@@ -24,21 +26,24 @@ using NonblockingSend = int (*)(const void *, int, MPI_Datatype, int, int, MPI_C
                                 MPI_Request *);
 
 /// A nonblocking device send: packed now (the model picks the method), the request registered
-/// so that completion releases the staging. (InterposeP2P.cpp's nonblockingSend does the same
-/// for Isend/Issend; it is file-local there.)
-int nonblockingSend(NonblockingSend pmpi, const void *buf, int count, MPI_Datatype type,
-                    int dest, int tag, MPI_Comm comm, MPI_Request *request) {
+/// so that completion releases the staging; a persistent one (persistent) is packed at each
+/// MPI_Start instead and keeps its staging until MPI_Request_free. (InterposeP2P.cpp's
+/// nonblockingSend does the same for Isend/Issend/Send_init; it is file-local there.)
+int nonblockingSend(NonblockingSend pmpi, bool persistent, const void *buf, int count,
+                    MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request *request) {
   TEMPI_FLUSH_DEFERRED();
   if (!deviceData(buf, count, type)) return pmpi(buf, count, type, dest, tag, comm, request);
   auto op = std::make_unique<requests::PendingOp>();
-  if (tempi_result r = wireForSend(buf, count, type, nullptr, true, op->wire); r != TEMPI_SUCCESS)
+  if (tempi_result r = wireForSend(buf, count, type, nullptr, !persistent, op->wire);
+      r != TEMPI_SUCCESS)
     return runtime::raise(comm, r, "packing a device send buffer");
   int rc = pmpi(op->wire.ptr, int(op->wire.count), op->wire.type, dest, tag, comm, request);
   if (rc != MPI_SUCCESS) {
     releaseWire(op->wire);
     return rc;
   }
-  op->active = true;
+  op->persistent = persistent;
+  op->active = !persistent;
   op->comm = comm;
   requests::add(*request, std::move(op));
   return rc;
@@ -49,35 +54,29 @@ int nonblockingSend(NonblockingSend pmpi, const void *buf, int count, MPI_Dataty
 /// without a communicator).
 constexpr MPI_Comm kMessageComm = MPI_COMM_WORLD;
 
-#if MPI_VERSION >= 4
-/// Isendrecv and Isendrecv_replace on the host copies of `m`'s device buffers.
-template <typename Call>
-int mirroredNonblocking(MPI_Comm comm, HostMirror &m, MPI_Request *request, Call &&call) {
-  if (!m.anyDevice()) return call();
-  if (tempi_result r = m.copyIn(); r != TEMPI_SUCCESS)
-    return runtime::raise(comm, r, "copying device buffers to the host");
-  int rc = call();
-  if (rc != MPI_SUCCESS) return rc;
-  auto op = std::make_unique<requests::PendingOp>();
-  op->isRecv = m.toWire(op->wire);
-  op->active = true;
-  op->comm = comm;
-  requests::add(*request, std::move(op));
-  return rc;
-}
-#endif
-
 } // namespace
 
 extern "C" {
 
 int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                MPI_Comm comm, MPI_Request *request) {
-  return nonblockingSend(PMPI_Ibsend, buf, count, datatype, dest, tag, comm, request);
+  return nonblockingSend(PMPI_Ibsend, false, buf, count, datatype, dest, tag, comm, request);
 }
 int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                MPI_Comm comm, MPI_Request *request) {
-  return nonblockingSend(PMPI_Irsend, buf, count, datatype, dest, tag, comm, request);
+  return nonblockingSend(PMPI_Irsend, false, buf, count, datatype, dest, tag, comm, request);
+}
+int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                   MPI_Comm comm, MPI_Request *request) {
+  return nonblockingSend(PMPI_Bsend_init, true, buf, count, datatype, dest, tag, comm, request);
+}
+int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                   MPI_Comm comm, MPI_Request *request) {
+  return nonblockingSend(PMPI_Ssend_init, true, buf, count, datatype, dest, tag, comm, request);
+}
+int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                   MPI_Comm comm, MPI_Request *request) {
+  return nonblockingSend(PMPI_Rsend_init, true, buf, count, datatype, dest, tag, comm, request);
 }
 
 int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
@@ -126,9 +125,9 @@ int MPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
   HostMirror m;
   const int s = m.add(sendbuf, sendcount, sendtype, false);
   const int r = m.add(recvbuf, recvcount, recvtype, true);
-  return mirroredNonblocking(comm, m, request, [&] {
+  return mirroredCall(comm, m, request, [] { return MPI_ERR_INTERN; }, [&](MPI_Request *q) {
     return PMPI_Isendrecv(m.mpiBuf(s), sendcount, sendtype, dest, sendtag, m.mpiBuf(r), recvcount,
-                          recvtype, source, recvtag, comm, request);
+                          recvtype, source, recvtag, comm, q);
   });
 }
 int MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
@@ -141,9 +140,9 @@ int MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
   // buffer of its own.
   HostMirror m;
   const int r = m.add(buf, count, datatype, true), s = m.add(buf, count, datatype, false);
-  return mirroredNonblocking(comm, m, request, [&] {
+  return mirroredCall(comm, m, request, [] { return MPI_ERR_INTERN; }, [&](MPI_Request *q) {
     return PMPI_Isendrecv(m.mpiBuf(s), count, datatype, dest, sendtag, m.mpiBuf(r), count,
-                          datatype, source, recvtag, comm, request);
+                          datatype, source, recvtag, comm, q);
   });
 }
 #endif
