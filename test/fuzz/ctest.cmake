@@ -10,8 +10,22 @@
 #                     tests and the MPI e2e tests runtime_* and reliability_* under ASan + UBSan:
 #                     test/fuzz/sanitize-runtime.sh builds them with gcc in its own build folder
 #                     (<build>/test/sanitize-runtime, incremental) and runs them; also label "mpi"
+#   fuzz-rewrite      the front end's mutation fuzzer (mutate-rewrite.py: not coverage-guided):
+#                     60 mutants of test/rewrite/*.c through tempi-rewrite, no crash or hang,
+#                     every rewritten call one the tool's remarks say it proved (label "fuzz;tool")
 # Skipped with a warning when clang++-22 or its libFuzzer runtime (libclang-rt-22-dev) is missing
-# (sanitize-runtime needs neither: it is registered first).
+# (sanitize-runtime and fuzz-rewrite need neither: they are registered first).
+if(TARGET tempi-rewrite)
+  set(_fz_clang "")
+  if(TEMPI_CLANG)
+    set(_fz_clang --clang ${TEMPI_CLANG})
+  endif()
+  add_test(NAME fuzz-rewrite
+           COMMAND ${TEMPI_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/mutate-rewrite.py
+                   --tool $<TARGET_FILE:tempi-rewrite> --count 60 --seed 1 ${_fz_clang}
+                   --outdir ${CMAKE_CURRENT_BINARY_DIR}/fuzz-rewrite)
+  set_tests_properties(fuzz-rewrite PROPERTIES LABELS "fuzz;tool" TIMEOUT 300)
+endif()
 if(TARGET tempi_host)
   add_test(NAME sanitize-runtime
            COMMAND ${CMAKE_CURRENT_LIST_DIR}/sanitize-runtime.sh ${CMAKE_CURRENT_BINARY_DIR}/sanitize-runtime)

@@ -7,8 +7,9 @@
 # test/e2e/runtime_fake_device.cpp) and without the Clang tools, builds libtempi, the fake-device
 # library, the runtime unit tests and the MPI end-to-end tests runtime_* and reliability_*, and runs
 #   - every runtime unit test binary (GoogleTest; LeakSanitizer on: they never start MPI),
-#   - ctest -R SANITIZE_FILTER -E SANITIZE_EXCLUDE in BUILDDIR (mpiexec, 1-4 ranks; host buffers and the
-#     fake-device paths), leak detection off (below).
+#   - ctest -R SANITIZE_FILTER -E SANITIZE_EXCLUDE in BUILDDIR (mpiexec, 1-4 ranks; host buffers
+#     and
+#     the fake-device paths), leak detection off (below).
 # Exit status: non-zero on a build failure, a failing test or any sanitizer report (UBSan and
 # ASan abort the process, so the test fails).
 #
