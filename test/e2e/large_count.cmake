@@ -1,4 +1,4 @@
-# The MPI-4 large-count (_c) interposers (runtime/src/host/InterposeLargeCount.cpp), included from
+# The MPI-4 large-count (_c) interposers (runtime/src/host/InterposeLargeCount*.cpp), included from
 # test/e2e/CMakeLists.txt, and from test/e2e/runtime_gpu/CMakeLists.txt for the GPU machine (real
 # CUDA memory through runtime_cuda_device_api.cpp: the tempi_runtime_gpu part below). Only where
 # the MPI has the _c calls (MPI_VERSION >= 4: MPICH 4 and 5, not Open MPI 4.1/5.0), which is when
