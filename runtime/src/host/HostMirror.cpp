@@ -35,6 +35,12 @@ tempi_result finishCopies(tempi_result first) {
 
 } // namespace
 
+int HostMirror::push(const Arg &a) {
+  assert(count_ < kMaxArgs && "a call with more buffer arguments than HostMirror holds");
+  args_[count_] = a;
+  return count_++;
+}
+
 int HostMirror::add(const void *buf, MPI_Count count, MPI_Datatype type, bool output) {
   Arg a;
   a.user = buf;
@@ -43,8 +49,7 @@ int HostMirror::add(const void *buf, MPI_Count count, MPI_Datatype type, bool ou
     a.device = true;
     touchedSpan(*typecache::lookup(type), count, &a.lo, &a.hi);
   }
-  args_.push_back(a);
-  return int(args_.size() - 1);
+  return push(a);
 }
 
 template <typename Offset, typename TypeOf>
@@ -75,8 +80,7 @@ int HostMirror::addSpans(const void *buf, int parts, const int counts[], Offset 
     }
     if (a.hi < a.lo || !a.device) a.lo = a.hi = 0;
   }
-  args_.push_back(a);
-  return int(args_.size() - 1);
+  return push(a);
 }
 
 int HostMirror::addParts(const void *buf, int parts, const int counts[], const int displs[],
@@ -103,7 +107,7 @@ int HostMirror::addPartsW(const void *buf, int parts, const int counts[],
 }
 
 bool HostMirror::anyDevice() const {
-  for (const Arg &a : args_)
+  for (const Arg &a : *this)
     if (a.device) return true;
   return false;
 }
@@ -112,15 +116,15 @@ tempi_result HostMirror::copyIn() {
   // Outputs first: toWire needs the (one) device output at the start of the block.
   size_t total = 0;
   for (int pass = 0; pass < 2; ++pass)
-    for (Arg &a : args_)
-      if (a.device && a.output == (pass == 0)) {
+    for (int i = 0; i < count_; ++i)
+      if (Arg &a = args_[i]; a.device && a.output == (pass == 0)) {
         a.offset = total;
         total = roundUp(total + size_t(a.hi - a.lo));
       }
   if (tempi_result r = allocBlock(block_, total); r != TEMPI_SUCCESS) return r;
   char *host = static_cast<char *>(block_.host);
   tempi_result first = TEMPI_SUCCESS;
-  for (const Arg &a : args_)
+  for (const Arg &a : *this)
     if (a.device && a.hi > a.lo && first == TEMPI_SUCCESS)
       first = device::copyAsync(host + a.offset, static_cast<const char *>(a.user) + a.lo,
                                 size_t(a.hi - a.lo), device::defaultStream());
@@ -136,7 +140,7 @@ void *HostMirror::mpiBuf(int i) const {
 tempi_result HostMirror::copyOut() {
   const char *host = static_cast<const char *>(block_.host);
   tempi_result first = TEMPI_SUCCESS;
-  for (const Arg &a : args_)
+  for (const Arg &a : *this)
     if (a.device && a.output && a.hi > a.lo && first == TEMPI_SUCCESS)
       first = device::copyAsync(static_cast<char *>(const_cast<void *>(a.user)) + a.lo,
                                 host + a.offset, size_t(a.hi - a.lo), device::defaultStream());
@@ -151,7 +155,7 @@ bool HostMirror::toWire(Wire &w) {
   w.staging.bytes = 0;
   block_ = Staging{};
   bool output = false;
-  for (const Arg &a : args_) {
+  for (const Arg &a : *this) {
     if (!a.device || !a.output) continue;
     assert(!output && a.offset == 0 && "a nonblocking call with two device outputs");
     output = true;

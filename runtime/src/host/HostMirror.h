@@ -25,7 +25,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <vector>
 
 namespace tempi {
 
@@ -76,7 +75,14 @@ private:
   template <typename Offset, typename TypeOf>
   int addSpans(const void *buf, int parts, const int counts[], Offset &&offsetOf, TypeOf &&typeOf,
                bool output);
-  std::vector<Arg> args_;
+  /// Every call mirrors at most two buffer arguments; fixed storage keeps the host-buffer path
+  /// free of allocations.
+  static constexpr int kMaxArgs = 2;
+  Arg args_[kMaxArgs];
+  int count_ = 0;
+  int push(const Arg &a);
+  const Arg *begin() const { return args_; }
+  const Arg *end() const { return args_ + count_; }
   Staging block_;
 };
 
