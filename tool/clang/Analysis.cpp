@@ -15,6 +15,8 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "clang/Lex/MacroInfo.h"
+#include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/Transformer/SourceCode.h"
 
 #include <algorithm>
@@ -120,8 +122,23 @@ std::optional<StridedBlock> shapeOf(const TypeExpr &e, std::string &whyNot) {
   return sb;
 }
 
-Analysis analyze(ASTContext &ctx) {
+long mpiVersionOf(const Preprocessor &pp) {
+  const MacroInfo *mi = pp.getMacroInfo(pp.getIdentifierInfo("MPI_VERSION"));
+  if (!mi)
+    return kMpiVersionUndefined;
+  if (mi->getNumTokens() != 1 || !mi->getReplacementToken(0).is(tok::numeric_constant))
+    return kMpiVersionUnknown;
+  long v = 0;
+  if (StringRef(pp.getSpelling(mi->getReplacementToken(0))).getAsInteger(10, v))
+    return kMpiVersionUnknown;
+  return v;
+}
+
+Analysis analyze(ASTContext &ctx, const Preprocessor *pp) {
   Analysis out;
+  // The MPI header's MPI_VERSION. Unknown without a preprocessor, or when it is not one number:
+  // then the large-count calls are rewritten (a header that declares them is an MPI-4 one).
+  long mpiVersion = pp ? mpiVersionOf(*pp) : kMpiVersionUnknown;
   SourceManager &sm = ctx.getSourceManager();
   const LangOptions &lo = ctx.getLangOpts();
   Collector col;
@@ -137,15 +154,20 @@ Analysis analyze(ASTContext &ctx) {
     SourceLocation calleeLoc = sm.getFileLoc(call->getCallee()->getExprLoc());
     if (!sm.isInMainFile(calleeLoc))
       continue;
-    if (isLargeCountCommCall(name)) {
-      out.remarks.push_back({call->getBeginLoc(),
-                             name + " is left unchanged: the TEMPI runtime has no entry point for "
-                                    "large-count (_c) calls"});
-      continue;
-    }
     const CommCallSpec *spec = findCommCall(name);
     if (!spec)
       continue;
+    if (spec->largeCount && mpiVersion != kMpiVersionUnknown && mpiVersion < 4) {
+      out.remarks.push_back(
+          {call->getBeginLoc(),
+           name + " is left unchanged: tempi.h declares the large-count entry points only for "
+                  "an MPI header with MPI_VERSION >= 4 (" +
+               (mpiVersion == kMpiVersionUndefined
+                    ? std::string("this one does not define MPI_VERSION")
+                    : "this one has " + std::to_string(mpiVersion)) +
+               ")"});
+      continue;
+    }
     if (!out.includeAnchor.isValid())
       if (const FunctionDecl *fd = call->getDirectCallee()) {
         FileID fid = sm.getFileID(sm.getFileLoc(fd->getLocation()));

@@ -24,6 +24,10 @@
 #include <string>
 #include <vector>
 
+namespace clang {
+class Preprocessor;
+}
+
 namespace tempi::frontend {
 
 /// One datatype argument of a communication call.
@@ -55,7 +59,8 @@ struct CallSite {
   bool deferred() const;
 };
 
-/// A remark about a call the analysis saw but cannot rewrite at all (a `_c` large-count call).
+/// A remark about a call the analysis saw but cannot rewrite at all (a `_c` large-count call
+/// when tempi.h declares no large-count entry points).
 struct SiteRemark {
   clang::SourceLocation loc;
   std::string message;
@@ -75,7 +80,14 @@ struct Analysis {
 };
 
 /// Analyses every function body of the translation unit (template instantiations included).
-Analysis analyze(clang::ASTContext &ctx);
+/// With the preprocessor, the `_c` large-count calls are left alone (with a remark) when the MPI
+/// header's MPI_VERSION is below 4 or undefined, since tempi.h then declares no tempi_X_c.
+Analysis analyze(clang::ASTContext &ctx, const clang::Preprocessor *pp = nullptr);
+
+/// The MPI header's MPI_VERSION, kMpiVersionUndefined, or kMpiVersionUnknown (not one number).
+constexpr long kMpiVersionUndefined = -1;
+constexpr long kMpiVersionUnknown = -2;
+long mpiVersionOf(const clang::Preprocessor &pp);
 
 /// The canonical shape of a chain, or why it has no plan (invalid, irregular, too many dims).
 std::optional<StridedBlock> shapeOf(const TypeExpr &e, std::string &whyNot);

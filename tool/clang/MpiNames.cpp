@@ -3,6 +3,7 @@
 /// deprecated MPI-1 names), and the communication calls the rewriter knows.
 #include "tool/clang/MpiNames.h"
 
+#include <deque>
 #include <string>
 
 namespace tempi::frontend {
@@ -81,7 +82,7 @@ std::vector<ConstructorSpec> makeConstructors() {
 }
 
 std::vector<CommCallSpec> makeCommCalls() {
-  return {
+  std::vector<CommCallSpec> calls = {
       {"MPI_Send", "tempi_Send", {2}},
       {"MPI_Ssend", "tempi_Ssend", {2}},
       {"MPI_Rsend", "tempi_Rsend", {2}},
@@ -102,6 +103,24 @@ std::vector<CommCallSpec> makeCommCalls() {
       {"MPI_Neighbor_alltoallw", "tempi_Neighbor_alltoallw", {3, 7}, true},
       {"MPI_Alltoallw", "tempi_Alltoallw", {3, 7}, true},
   };
+  // The MPI-4 large-count forms: the datatype arguments sit where they do in the int forms, and
+  // tempi.h declares tempi_X_c (and tempi_Isend_deferred_c, ...) for every one of them.
+  static std::deque<std::string> names; // storage for the names (a deque never moves them)
+  size_t n = calls.size();
+  for (size_t i = 0; i < n; ++i) {
+    CommCallSpec c = calls[i];
+    names.push_back(std::string(c.name) + "_c");
+    c.name = names.back().c_str();
+    names.push_back(std::string(c.tempiName) + "_c");
+    c.tempiName = names.back().c_str();
+    if (c.deferredName) {
+      names.push_back(std::string(c.deferredName) + "_c");
+      c.deferredName = names.back().c_str();
+    }
+    c.largeCount = true;
+    calls.push_back(c);
+  }
+  return calls;
 }
 
 } // namespace
@@ -142,11 +161,6 @@ const CommCallSpec *findCommCall(std::string_view name) {
   return nullptr;
 }
 
-bool isLargeCountCommCall(std::string_view name) {
-  if (name.size() < 3 || name.substr(name.size() - 2) != "_c")
-    return false;
-  return findCommCall(name.substr(0, name.size() - 2)) != nullptr;
-}
 
 const NamedTypeInfo *findNamedType(std::string_view name) { return lookupNamedType(name); }
 

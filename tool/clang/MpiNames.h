@@ -61,14 +61,14 @@ struct CommCallSpec {
   /// The deferred entry point (tempi_Isend_deferred) used when SendDeferral proves a flush
   /// follows the call on every path; null for calls that are never deferred.
   const char *deferredName = nullptr;
+  /// An MPI-4 `_c` form (MPI_Send_c -> tempi_Send_c): rewritten only when tempi.h declares the
+  /// large-count entry points, i.e. the MPI header defines MPI_VERSION >= 4.
+  bool largeCount = false;
 };
 
-/// The communication call called `name`, or nullptr. `_c` large-count forms are not listed:
-/// tempi.h has no entry points for them (see largeCountCommCall).
+/// The communication call called `name` (also a `_c` large-count form), or nullptr.
 const CommCallSpec *findCommCall(std::string_view name);
 const std::vector<CommCallSpec> &allCommCalls();
-/// True for the `_c` form of a listed communication call ("MPI_Send_c").
-bool isLargeCountCommCall(std::string_view name);
 
 /// The predefined datatype a name spells ("MPI_DOUBLE"), or nullptr (passes/TypeExpr.h).
 const NamedTypeInfo *findNamedType(std::string_view name);

@@ -12,6 +12,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
+#include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -92,7 +93,8 @@ std::string quoteForLine(StringRef name) {
 
 class RewriteConsumer : public ASTConsumer {
 public:
-  RewriteConsumer(RewriteOptions opts, RewriteResult &result) : opts_(opts), result_(result) {}
+  RewriteConsumer(RewriteOptions opts, RewriteResult &result, const Preprocessor &pp)
+      : opts_(opts), result_(result), pp_(pp) {}
 
   void HandleTranslationUnit(ASTContext &ctx) override {
     DiagnosticsEngine &diags = ctx.getDiagnostics();
@@ -101,7 +103,7 @@ public:
     SourceManager &sm = ctx.getSourceManager();
     FileID main = sm.getMainFileID();
     StringRef original = sm.getBufferData(main);
-    Analysis analysis = analyze(ctx);
+    Analysis analysis = analyze(ctx, &pp_);
     llvm::Expected<std::vector<SiteEdit>> edits = collectEdits(ctx, analysis);
     unsigned errId = diags.getCustomDiagID(DiagnosticsEngine::Error, "%0");
     if (!edits) {
@@ -170,6 +172,7 @@ public:
 private:
   RewriteOptions opts_;
   RewriteResult &result_;
+  const Preprocessor &pp_;
 };
 
 class RewriteFrontendAction : public ASTFrontendAction {
@@ -181,7 +184,7 @@ public:
     ci.getFileManager().makeAbsolutePath(abs);
     RewriteResult &r = results_[abs.str().str()];
     r = RewriteResult{};
-    return std::make_unique<RewriteConsumer>(opts_, r);
+    return std::make_unique<RewriteConsumer>(opts_, r, ci.getPreprocessor());
   }
 
 private:

@@ -38,6 +38,12 @@ constexpr std::string_view kFlushingMpi[] = {
     "MPI_Testall",       "MPI_Testany",            "MPI_Testsome",        "MPI_Request_free",
     "MPI_Cancel",        "MPI_Neighbor_alltoallv", "MPI_Neighbor_alltoallw", "MPI_Alltoallv",
     "MPI_Alltoallw",
+    // The large-count forms libtempi interposes too (runtime/src; tempi.h: "any MPI_X libtempi
+    // interposes" flushes).
+    "MPI_Send_c",        "MPI_Ssend_c",            "MPI_Rsend_c",         "MPI_Bsend_c",
+    "MPI_Recv_c",        "MPI_Sendrecv_c",         "MPI_Sendrecv_replace_c", "MPI_Send_init_c",
+    "MPI_Pack_c",        "MPI_Unpack_c",           "MPI_Pack_size_c",     "MPI_Alltoallv_c",
+    "MPI_Alltoallw_c",   "MPI_Neighbor_alltoallv_c", "MPI_Neighbor_alltoallw_c",
 };
 
 /// MPI functions that neither flush nor wait: nonblocking receives and sends (they return at
