@@ -15,7 +15,8 @@ if(PROJECT_NAME STREQUAL "tempi_runtime_gpu")
   target_link_libraries(runtime_host_mirror_host PRIVATE tempi MPI::MPI_C)
   add_executable(runtime_host_mirror_host-plain ${_hm})
   target_link_libraries(runtime_host_mirror_host-plain PRIVATE MPI::MPI_C)
-  add_executable(runtime_host_mirror_device ${_hm} ${E2E}/runtime_gpu/runtime_cuda_device_api.cpp)
+  add_executable(runtime_host_mirror_device ${_hm}
+                 ${E2E}/runtime_gpu/runtime_cuda_device_api.cpp)
   target_include_directories(runtime_host_mirror_device PRIVATE ${E2E})
   target_compile_definitions(runtime_host_mirror_device PRIVATE HOST_MIRROR_DEVICE)
   target_link_libraries(runtime_host_mirror_device PRIVATE tempi MPI::MPI_C CUDA::cudart)
@@ -30,7 +31,8 @@ if(PROJECT_NAME STREQUAL "tempi_runtime_gpu")
                      device)
   endforeach()
   add_test(NAME runtime_host_mirror_mirror-np2
-           COMMAND ${MPIEXEC} 2 ${MPIEXEC_PREFLAGS} $<TARGET_FILE:runtime_host_mirror_device> device)
+           COMMAND ${MPIEXEC} 2 ${MPIEXEC_PREFLAGS} $<TARGET_FILE:runtime_host_mirror_device>
+                   device)
   set_tests_properties(runtime_host_mirror_mirror-np2 PROPERTIES
                        ENVIRONMENT "TEMPI_NO_TYPE_CACHE=1")
   return()

@@ -38,14 +38,14 @@
 
 static int rank, size, failures;
 static FILE *transcript;
-#define CHECK(cond, ...)                                                                          \
-  do {                                                                                            \
-    if (!(cond)) {                                                                                \
-      fprintf(stderr, "rank %d: %s:%d: check failed: %s: ", rank, __FILE__, __LINE__, #cond);    \
-      fprintf(stderr, __VA_ARGS__);                                                               \
-      fprintf(stderr, "\n");                                                                      \
-      ++failures;                                                                                 \
-    }                                                                                             \
+#define CHECK(cond, ...)                                                                           \
+  do {                                                                                             \
+    if (!(cond)) {                                                                                 \
+      fprintf(stderr, "rank %d: %s:%d: check failed: %s: ", rank, __FILE__, __LINE__, #cond);      \
+      fprintf(stderr, __VA_ARGS__);                                                                \
+      fprintf(stderr, "\n");                                                                       \
+      ++failures;                                                                                  \
+    }                                                                                              \
   } while (0)
 
 enum { MARGIN = 64 };
@@ -63,7 +63,8 @@ static Buf makeBuf(MPI_Datatype t, MPI_Count count) {
   MPI_Aint lb, extent, tlb, textent;
   MPI_Type_get_extent(t, &lb, &extent);
   MPI_Type_get_true_extent(t, &tlb, &textent);
-  if (count < 1) count = 1;
+  if (count < 1)
+    count = 1;
   MPI_Aint first = tlb, last = tlb + (MPI_Aint)(count - 1) * extent;
   MPI_Aint lo = first < last ? first : last, hi = (first > last ? first : last) + textent;
   Buf b;
@@ -86,7 +87,8 @@ static void freeBuf(Buf *b) {
 #endif
 }
 static void fill(Buf *b, int seed) {
-  for (size_t i = 0; i < b->bytes; ++i) b->ref[i] = (unsigned char)(i * 7 + seed * 13 + 1);
+  for (size_t i = 0; i < b->bytes; ++i)
+    b->ref[i] = (unsigned char)(i * 7 + seed * 13 + 1);
   memcpy(b->host, b->ref, b->bytes);
 #ifdef HOST_MIRROR_DEVICE
   fake_device_memcpy(b->dev, b->ref, b->bytes);
@@ -109,12 +111,14 @@ static void same(const char *what, Buf *b, enum Where w) {
     got = tmp;
   }
   size_t i = 0;
-  while (i < b->bytes && got[i] == b->ref[i]) ++i;
+  while (i < b->bytes && got[i] == b->ref[i])
+    ++i;
   CHECK(i == b->bytes, "%s: %s result differs from the plain MPI's at offset %zd of %zu", what,
         whereName[w], (ssize_t)i - (ssize_t)b->shift, b->bytes);
   if (transcript) {
     uint64_t h = 1469598103934665603ull; /* FNV-1a of the whole buffer */
-    for (size_t k = 0; k < b->bytes; ++k) h = (h ^ got[k]) * 1099511628211ull;
+    for (size_t k = 0; k < b->bytes; ++k)
+      h = (h ^ got[k]) * 1099511628211ull;
     fprintf(transcript, "%s: %zu bytes, digest %016llx\n", what, b->bytes, (unsigned long long)h);
   }
   free(tmp);
@@ -159,16 +163,17 @@ static void describe(char *out, size_t n, const char *call, const Run *r, int ro
 }
 
 /* The call under test, blocking or nonblocking + MPI_Wait. */
-#define TEST_CALL(name, iname, ...)                                                                     \
-  do {                                                                                            \
-    if (r->nb) {                                                                                  \
-      MPI_Request q_ = MPI_REQUEST_NULL;                                                          \
-      rc = MPI_##iname(__VA_ARGS__, &q_);                                                         \
-      if (rc == MPI_SUCCESS) rc = MPI_Wait(&q_, MPI_STATUS_IGNORE);                               \
-      CHECK(q_ == MPI_REQUEST_NULL, "%s: request not completed", what);                           \
-    } else {                                                                                      \
-      rc = MPI_##name(__VA_ARGS__);                                                               \
-    }                                                                                             \
+#define TEST_CALL(name, iname, ...)                                                                \
+  do {                                                                                             \
+    if (r->nb) {                                                                                   \
+      MPI_Request q_ = MPI_REQUEST_NULL;                                                           \
+      rc = MPI_##iname(__VA_ARGS__, &q_);                                                          \
+      if (rc == MPI_SUCCESS)                                                                       \
+        rc = MPI_Wait(&q_, MPI_STATUS_IGNORE);                                                     \
+      CHECK(q_ == MPI_REQUEST_NULL, "%s: request not completed", what);                            \
+    } else {                                                                                       \
+      rc = MPI_##name(__VA_ARGS__);                                                                \
+    }                                                                                              \
   } while (0)
 
 #define SEND(b) (r->inPlace ? MPI_IN_PLACE : at(&(b), r->sw))
@@ -235,7 +240,8 @@ static void allLike(const Run *r, int which) {
     TEST_CALL(Exscan, Iexscan, SEND(s), at(&d, r->rw), c->count, c->t, c->op, MPI_COMM_WORLD);
   }
   rcOk(what, rc);
-  if (!(which == 2 && rank == 0)) same(what, &d, r->rw); /* Exscan: rank 0's is undefined */
+  if (!(which == 2 && rank == 0))
+    same(what, &d, r->rw); /* Exscan: rank 0's is undefined */
   freeBuf(&s);
   freeBuf(&d);
 }
@@ -245,20 +251,21 @@ static void reduceScatter(const Run *r, int block) {
   describe(what, sizeof what, block ? "Reduce_scatter_block" : "Reduce_scatter", r, -1);
   const Case *c = r->c;
   int counts[64], total = 0;
-  for (int i = 0; i < size; ++i) total += counts[i] = block ? c->count : c->count + i % 2;
+  for (int i = 0; i < size; ++i)
+    total += counts[i] = block ? c->count : c->count + i % 2;
   Buf s = makeBuf(c->t, total), d = makeBuf(c->t, r->inPlace ? total : counts[rank]);
   fill(&s, rank + 6);
   fill(&d, rank + 7);
   int rc;
   if (block) {
-    rcOk(what, PMPI_Reduce_scatter_block(SENDREF(s), at(&d, REF), c->count, c->t, c->op,
-                                         MPI_COMM_WORLD));
-    TEST_CALL(Reduce_scatter_block, Ireduce_scatter_block, SEND(s), at(&d, r->rw), c->count, c->t, c->op,
-              MPI_COMM_WORLD);
-  } else {
     rcOk(what,
-         PMPI_Reduce_scatter(SENDREF(s), at(&d, REF), counts, c->t, c->op, MPI_COMM_WORLD));
-    TEST_CALL(Reduce_scatter, Ireduce_scatter, SEND(s), at(&d, r->rw), counts, c->t, c->op, MPI_COMM_WORLD);
+         PMPI_Reduce_scatter_block(SENDREF(s), at(&d, REF), c->count, c->t, c->op, MPI_COMM_WORLD));
+    TEST_CALL(Reduce_scatter_block, Ireduce_scatter_block, SEND(s), at(&d, r->rw), c->count, c->t,
+              c->op, MPI_COMM_WORLD);
+  } else {
+    rcOk(what, PMPI_Reduce_scatter(SENDREF(s), at(&d, REF), counts, c->t, c->op, MPI_COMM_WORLD));
+    TEST_CALL(Reduce_scatter, Ireduce_scatter, SEND(s), at(&d, r->rw), counts, c->t, c->op,
+              MPI_COMM_WORLD);
   }
   rcOk(what, rc);
   same(what, &d, r->rw);
@@ -272,7 +279,8 @@ static void allgather(const Run *r, int v) {
   const Case *c = r->c;
   int counts[64], displs[64], total;
   vLayout(c->count, counts, displs, &total);
-  if (!v) total = size * c->count;
+  if (!v)
+    total = size * c->count;
   const int mine = v ? counts[rank] : c->count;
   Buf s = makeBuf(c->t, mine), d = makeBuf(c->t, total);
   fill(&s, rank + 8);
@@ -285,7 +293,8 @@ static void allgather(const Run *r, int v) {
               MPI_COMM_WORLD);
   } else {
     rcOk(what, PMPI_Allgather(SENDREF(s), mine, c->t, at(&d, REF), mine, c->t, MPI_COMM_WORLD));
-    TEST_CALL(Allgather, Iallgather, SEND(s), mine, c->t, at(&d, r->rw), mine, c->t, MPI_COMM_WORLD);
+    TEST_CALL(Allgather, Iallgather, SEND(s), mine, c->t, at(&d, r->rw), mine, c->t,
+              MPI_COMM_WORLD);
   }
   rcOk(what, rc);
   same(what, &d, r->rw);
@@ -299,7 +308,8 @@ static void gather(const Run *r, int v, int root) {
   const Case *c = r->c;
   int counts[64], displs[64], total;
   vLayout(c->count, counts, displs, &total);
-  if (!v) total = size * c->count;
+  if (!v)
+    total = size * c->count;
   const int mine = v ? counts[rank] : c->count;
   Buf s = makeBuf(c->t, mine), d = makeBuf(c->t, total);
   fill(&s, rank + 10);
@@ -308,15 +318,17 @@ static void gather(const Run *r, int v, int root) {
   void *dref = rank == root ? at(&d, REF) : NULL, *dtest = rank == root ? at(&d, r->rw) : NULL;
   int rc;
   if (v) {
-    rcOk(what, PMPI_Gatherv(SENDREF(s), mine, c->t, dref, counts, displs, c->t, root,
-                            MPI_COMM_WORLD));
-    TEST_CALL(Gatherv, Igatherv, SEND(s), mine, c->t, dtest, counts, displs, c->t, root, MPI_COMM_WORLD);
+    rcOk(what,
+         PMPI_Gatherv(SENDREF(s), mine, c->t, dref, counts, displs, c->t, root, MPI_COMM_WORLD));
+    TEST_CALL(Gatherv, Igatherv, SEND(s), mine, c->t, dtest, counts, displs, c->t, root,
+              MPI_COMM_WORLD);
   } else {
     rcOk(what, PMPI_Gather(SENDREF(s), mine, c->t, dref, mine, c->t, root, MPI_COMM_WORLD));
     TEST_CALL(Gather, Igather, SEND(s), mine, c->t, dtest, mine, c->t, root, MPI_COMM_WORLD);
   }
   rcOk(what, rc);
-  if (rank == root) same(what, &d, r->rw);
+  if (rank == root)
+    same(what, &d, r->rw);
   freeBuf(&s);
   freeBuf(&d);
 }
@@ -327,7 +339,8 @@ static void scatter(const Run *r, int v, int root) {
   const Case *c = r->c;
   int counts[64], displs[64], total;
   vLayout(c->count, counts, displs, &total);
-  if (!v) total = size * c->count;
+  if (!v)
+    total = size * c->count;
   const int mine = v ? counts[rank] : c->count;
   Buf s = makeBuf(c->t, total), d = makeBuf(c->t, mine);
   fill(&s, rank + 12);
@@ -336,18 +349,22 @@ static void scatter(const Run *r, int v, int root) {
   /* In place: the root's receive buffer is MPI_IN_PLACE and its send buffer is the one result. */
   void *dref = r->inPlace ? MPI_IN_PLACE : at(&d, REF);
   void *dtest = r->inPlace ? MPI_IN_PLACE : at(&d, r->rw);
-  if (r->inPlace) stest = at(&s, r->rw);
+  if (r->inPlace)
+    stest = at(&s, r->rw);
   int rc;
   if (v) {
     rcOk(what, PMPI_Scatterv(sref, counts, displs, c->t, dref, mine, c->t, root, MPI_COMM_WORLD));
-    TEST_CALL(Scatterv, Iscatterv, stest, counts, displs, c->t, dtest, mine, c->t, root, MPI_COMM_WORLD);
+    TEST_CALL(Scatterv, Iscatterv, stest, counts, displs, c->t, dtest, mine, c->t, root,
+              MPI_COMM_WORLD);
   } else {
     rcOk(what, PMPI_Scatter(sref, mine, c->t, dref, mine, c->t, root, MPI_COMM_WORLD));
     TEST_CALL(Scatter, Iscatter, stest, mine, c->t, dtest, mine, c->t, root, MPI_COMM_WORLD);
   }
   rcOk(what, rc);
-  if (r->inPlace) same(what, &s, r->rw); /* untouched */
-  else same(what, &d, r->rw);
+  if (r->inPlace)
+    same(what, &s, r->rw); /* untouched */
+  else
+    same(what, &d, r->rw);
   freeBuf(&s);
   freeBuf(&d);
 }
@@ -360,9 +377,10 @@ static void alltoall(const Run *r) {
   fill(&s, rank + 14);
   fill(&d, rank + 15);
   int rc;
-  rcOk(what, PMPI_Alltoall(SENDREF(s), c->count, c->t, at(&d, REF), c->count, c->t,
-                           MPI_COMM_WORLD));
-  TEST_CALL(Alltoall, Ialltoall, SEND(s), c->count, c->t, at(&d, r->rw), c->count, c->t, MPI_COMM_WORLD);
+  rcOk(what,
+       PMPI_Alltoall(SENDREF(s), c->count, c->t, at(&d, REF), c->count, c->t, MPI_COMM_WORLD));
+  TEST_CALL(Alltoall, Ialltoall, SEND(s), c->count, c->t, at(&d, r->rw), c->count, c->t,
+            MPI_COMM_WORLD);
   rcOk(what, rc);
   same(what, &d, r->rw);
   freeBuf(&s);
@@ -373,34 +391,36 @@ static MPI_Comm ring; /* a periodic 1-D Cartesian communicator: two neighbors ea
 
 /* Neighbor_allgather(v) and Neighbor_alltoall on the ring (no MPI_IN_PLACE in these calls). */
 static void neighbors(const Run *r) {
-  if (r->inPlace) return;
+  if (r->inPlace)
+    return;
   const Case *c = r->c;
   const int counts[2] = {c->count, c->count}, displs[2] = {0, c->count + 1};
   for (int which = 0; which < 3; ++which) {
     char what[200];
     describe(what, sizeof what,
-             which == 0 ? "Neighbor_allgather" : which == 1 ? "Neighbor_allgatherv"
-                                                            : "Neighbor_alltoall",
+             which == 0   ? "Neighbor_allgather"
+             : which == 1 ? "Neighbor_allgatherv"
+                          : "Neighbor_alltoall",
              r, -1);
     Buf s = makeBuf(c->t, 2 * c->count), d = makeBuf(c->t, 2 * c->count + 1);
     fill(&s, rank + 40);
     fill(&d, rank + 41);
     int rc;
     if (which == 0) {
-      rcOk(what, PMPI_Neighbor_allgather(at(&s, REF), c->count, c->t, at(&d, REF), c->count,
-                                         c->t, ring));
+      rcOk(what,
+           PMPI_Neighbor_allgather(at(&s, REF), c->count, c->t, at(&d, REF), c->count, c->t, ring));
       TEST_CALL(Neighbor_allgather, Ineighbor_allgather, at(&s, r->sw), c->count, c->t,
                 at(&d, r->rw), c->count, c->t, ring);
     } else if (which == 1) {
-      rcOk(what, PMPI_Neighbor_allgatherv(at(&s, REF), c->count, c->t, at(&d, REF), counts,
-                                          displs, c->t, ring));
+      rcOk(what, PMPI_Neighbor_allgatherv(at(&s, REF), c->count, c->t, at(&d, REF), counts, displs,
+                                          c->t, ring));
       TEST_CALL(Neighbor_allgatherv, Ineighbor_allgatherv, at(&s, r->sw), c->count, c->t,
                 at(&d, r->rw), counts, displs, c->t, ring);
     } else {
-      rcOk(what, PMPI_Neighbor_alltoall(at(&s, REF), c->count, c->t, at(&d, REF), c->count,
-                                        c->t, ring));
-      TEST_CALL(Neighbor_alltoall, Ineighbor_alltoall, at(&s, r->sw), c->count, c->t,
-                at(&d, r->rw), c->count, c->t, ring);
+      rcOk(what,
+           PMPI_Neighbor_alltoall(at(&s, REF), c->count, c->t, at(&d, REF), c->count, c->t, ring));
+      TEST_CALL(Neighbor_alltoall, Ineighbor_alltoall, at(&s, r->sw), c->count, c->t, at(&d, r->rw),
+                c->count, c->t, ring);
     }
     rcOk(what, rc);
     same(what, &d, r->rw);
@@ -412,13 +432,15 @@ static void neighbors(const Run *r) {
 /* The nonblocking forms of the v/w exchanges (libtempi packs only the blocking ones): Ialltoallv
  * and Ialltoallw (also in place) and their neighborhood forms, against the blocking plain MPI. */
 static void ialltoallvw(const Run *r) {
-  if (!r->nb) return;
+  if (!r->nb)
+    return;
   const Case *c = r->c;
   MPI_Aint lb, extent;
   MPI_Type_get_extent(c->t, &lb, &extent);
   for (int which = 0; which < 4; ++which) {
     const int neighbor = which >= 2, n = neighbor ? 2 : size;
-    if (neighbor && r->inPlace) continue;
+    if (neighbor && r->inPlace)
+      continue;
     char what[200];
     static const char *names[] = {"alltoallv", "alltoallw", "neighbor_alltoallv",
                                   "neighbor_alltoallw"};
@@ -445,26 +467,26 @@ static void ialltoallvw(const Run *r) {
     int rc;
     switch (which) {
     case 0:
-      rcOk(what, PMPI_Alltoallv(sref, counts, displs, c->t, at(&d, REF), counts, displs, c->t,
-                                comm));
+      rcOk(what,
+           PMPI_Alltoallv(sref, counts, displs, c->t, at(&d, REF), counts, displs, c->t, comm));
       rc = MPI_Ialltoallv(stest, counts, displs, c->t, at(&d, r->rw), counts, displs, c->t, comm,
                           &q);
       break;
     case 1:
-      rcOk(what, PMPI_Alltoallw(sref, counts, bytes, types, at(&d, REF), counts, bytes, types,
-                                comm));
+      rcOk(what,
+           PMPI_Alltoallw(sref, counts, bytes, types, at(&d, REF), counts, bytes, types, comm));
       rc = MPI_Ialltoallw(stest, counts, bytes, types, at(&d, r->rw), counts, bytes, types, comm,
                           &q);
       break;
     case 2:
       rcOk(what, PMPI_Neighbor_alltoallv(sref, counts, displs, c->t, at(&d, REF), counts, displs,
                                          c->t, comm));
-      rc = MPI_Ineighbor_alltoallv(stest, counts, displs, c->t, at(&d, r->rw), counts, displs,
-                                   c->t, comm, &q);
+      rc = MPI_Ineighbor_alltoallv(stest, counts, displs, c->t, at(&d, r->rw), counts, displs, c->t,
+                                   comm, &q);
       break;
     default:
-      rcOk(what, PMPI_Neighbor_alltoallw(sref, counts, abytes, types, at(&d, REF), counts,
-                                         abytes, types, comm));
+      rcOk(what, PMPI_Neighbor_alltoallw(sref, counts, abytes, types, at(&d, REF), counts, abytes,
+                                         types, comm));
       rc = MPI_Ineighbor_alltoallw(stest, counts, abytes, types, at(&d, r->rw), counts, abytes,
                                    types, comm, &q);
       break;
@@ -480,18 +502,22 @@ static void ialltoallvw(const Run *r) {
 /* Every collective of one Run. In an in-place run of a rooted call only the root passes
  * MPI_IN_PLACE; the other ranks make the ordinary call. */
 static void collectives(const Run *r) {
-  for (int root = 0; root < size; root += size - 1 > 0 ? size - 1 : 1) {
+  for (int root = 0; root<size; root += size - 1> 0 ? size - 1 : 1) {
     Run nr = *r;
-    if (r->inPlace && rank != root) nr.inPlace = 0;
-    if (!r->inPlace) bcast(r, root);
-    if (r->c->op != MPI_OP_NULL) reduce(&nr, root);
+    if (r->inPlace && rank != root)
+      nr.inPlace = 0;
+    if (!r->inPlace)
+      bcast(r, root);
+    if (r->c->op != MPI_OP_NULL)
+      reduce(&nr, root);
     gather(&nr, 0, root);
     gather(&nr, 1, root);
     scatter(&nr, 0, root);
     scatter(&nr, 1, root);
   }
   if (r->c->op != MPI_OP_NULL) {
-    for (int k = 0; k < 3; ++k) allLike(r, k);
+    for (int k = 0; k < 3; ++k)
+      allLike(r, k);
     reduceScatter(r, 0);
     reduceScatter(r, 1);
   }
@@ -516,20 +542,21 @@ static void mixedWaitall(const Case *c, enum Where w) {
   fill(&gd, rank + 23);
   fill(&b, rank + 24);
   rcOk(what, PMPI_Allreduce(at(&a, REF), at(&ad, REF), c->count, c->t, c->op, MPI_COMM_WORLD));
-  rcOk(what, PMPI_Allgather(at(&g, REF), c->count, c->t, at(&gd, REF), c->count, c->t,
-                            MPI_COMM_WORLD));
+  rcOk(what,
+       PMPI_Allgather(at(&g, REF), c->count, c->t, at(&gd, REF), c->count, c->t, MPI_COMM_WORLD));
   rcOk(what, PMPI_Bcast(at(&b, REF), c->count, c->t, 0, MPI_COMM_WORLD));
   int sv = rank, rv = -1;
   MPI_Request q[5];
   MPI_Status st[5];
   rcOk(what, MPI_Iallreduce(at(&a, w), at(&ad, w), c->count, c->t, c->op, MPI_COMM_WORLD, &q[0]));
-  rcOk(what, MPI_Iallgather(at(&g, w), c->count, c->t, at(&gd, w), c->count, c->t,
-                            MPI_COMM_WORLD, &q[1]));
+  rcOk(what, MPI_Iallgather(at(&g, w), c->count, c->t, at(&gd, w), c->count, c->t, MPI_COMM_WORLD,
+                            &q[1]));
   rcOk(what, MPI_Ibcast(at(&b, HOST), c->count, c->t, 0, MPI_COMM_WORLD, &q[2]));
   rcOk(what, MPI_Irecv(&rv, 1, MPI_INT, (rank + size - 1) % size, 77, MPI_COMM_WORLD, &q[3]));
   rcOk(what, MPI_Isend(&sv, 1, MPI_INT, (rank + 1) % size, 77, MPI_COMM_WORLD, &q[4]));
   rcOk(what, MPI_Waitall(5, q, st));
-  for (int i = 0; i < 5; ++i) CHECK(q[i] == MPI_REQUEST_NULL, "%s: request %d not freed", what, i);
+  for (int i = 0; i < 5; ++i)
+    CHECK(q[i] == MPI_REQUEST_NULL, "%s: request %d not freed", what, i);
   CHECK(rv == (rank + size - 1) % size, "%s: plain Irecv got %d", what, rv);
   same(what, &ad, w);
   same(what, &gd, w);
@@ -545,23 +572,33 @@ static void mixedWaitall(const Case *c, enum Where w) {
  * reference message goes through PMPI_Sendrecv on host buffers. Receives are one element longer
  * than the message, so statuses say how much arrived. */
 enum P2P {
-  IBSEND, IRSEND, MRECV, IMRECV, ISENDRECV, ISENDRECV_REPLACE, BSEND_INIT, SSEND_INIT, RSEND_INIT,
+  IBSEND,
+  IRSEND,
+  MRECV,
+  IMRECV,
+  ISENDRECV,
+  ISENDRECV_REPLACE,
+  BSEND_INIT,
+  SSEND_INIT,
+  RSEND_INIT,
   NP2P
 };
-static const char *p2pName[] = {"Ibsend",    "Irsend",            "Mrecv",
-                                "Imrecv",    "Isendrecv",         "Isendrecv_replace",
-                                "Bsend_init", "Ssend_init",       "Rsend_init"};
+static const char *p2pName[] = {"Ibsend",     "Irsend",     "Mrecv",
+                                "Imrecv",     "Isendrecv",  "Isendrecv_replace",
+                                "Bsend_init", "Ssend_init", "Rsend_init"};
 
 static void p2p(const Case *c, enum Where sw, enum Where rw, enum P2P kind) {
 #if MPI_VERSION < 4
-  if (kind == ISENDRECV || kind == ISENDRECV_REPLACE) return;
+  if (kind == ISENDRECV || kind == ISENDRECV_REPLACE)
+    return;
 #endif
 #if defined(MPICH_NUMVERSION) && MPICH_NUMVERSION < 50000000
   /* MPICH 4.0.2's own MPI_Isendrecv and MPI_Isendrecv_replace drop a reference to a derived
    * datatype at completion (the type is freed under the program: the next use crashes), and
    * _replace corrupts the data, on plain host buffers. The device path hands the MPI the same
    * datatype, so with this MPI both are tested on named types only. */
-  if ((kind == ISENDRECV || kind == ISENDRECV_REPLACE) && c->op == MPI_OP_NULL) return;
+  if ((kind == ISENDRECV || kind == ISENDRECV_REPLACE) && c->op == MPI_OP_NULL)
+    return;
 #endif
   char what[200];
   snprintf(what, sizeof what, "%s %s send=%s recv=%s", p2pName[kind], c->name, whereName[sw],
@@ -595,9 +632,12 @@ static void p2p(const Case *c, enum Where sw, enum Where rw, enum P2P kind) {
   case BSEND_INIT:
   case SSEND_INIT:
   case RSEND_INIT: /* persistent: started twice, packed at each start */
-    if (kind == BSEND_INIT) rc = MPI_Bsend_init(sb, c->count, c->t, next, tag, MPI_COMM_WORLD, &q[0]);
-    if (kind == SSEND_INIT) rc = MPI_Ssend_init(sb, c->count, c->t, next, tag, MPI_COMM_WORLD, &q[0]);
-    if (kind == RSEND_INIT) rc = MPI_Rsend_init(sb, c->count, c->t, next, tag, MPI_COMM_WORLD, &q[0]);
+    if (kind == BSEND_INIT)
+      rc = MPI_Bsend_init(sb, c->count, c->t, next, tag, MPI_COMM_WORLD, &q[0]);
+    if (kind == SSEND_INIT)
+      rc = MPI_Ssend_init(sb, c->count, c->t, next, tag, MPI_COMM_WORLD, &q[0]);
+    if (kind == RSEND_INIT)
+      rc = MPI_Rsend_init(sb, c->count, c->t, next, tag, MPI_COMM_WORLD, &q[0]);
     rcOk(what, rc);
     for (int it = 0; it < 2; ++it) {
       rcOk(what, MPI_Irecv(rb, c->count + 1, c->t, prev, tag, MPI_COMM_WORLD, &q[1]));
@@ -645,12 +685,13 @@ static void p2p(const Case *c, enum Where sw, enum Where rw, enum P2P kind) {
     rcOk(what, MPI_Wait(&q[0], &got));
     break;
   case ISENDRECV_REPLACE:
-    rcOk(what, MPI_Isendrecv_replace(rb, c->count, c->t, next, tag, prev, tag, MPI_COMM_WORLD,
-                                     &q[0]));
+    rcOk(what,
+         MPI_Isendrecv_replace(rb, c->count, c->t, next, tag, prev, tag, MPI_COMM_WORLD, &q[0]));
     rcOk(what, MPI_Wait(&q[0], &got));
     break;
 #endif
-  default: break;
+  default:
+    break;
   }
   if (bb) {
     MPI_Buffer_detach(&bb, &bsize);
@@ -673,11 +714,11 @@ static void errorsMode(void) {
   int *a = fake_device_alloc(64 * sizeof(int)), *b = fake_device_alloc(64 * sizeof(int) * size);
   int cls = -1, rc;
   MPI_Request q = MPI_REQUEST_NULL;
-#define EXPECT_FAIL(call)                                                                         \
-  do {                                                                                            \
-    rc = (call);                                                                                  \
-    MPI_Error_class(rc, &cls);                                                                    \
-    CHECK(cls == MPI_ERR_OTHER && q == MPI_REQUEST_NULL, "%s: class %d", #call, cls);             \
+#define EXPECT_FAIL(call)                                                                          \
+  do {                                                                                             \
+    rc = (call);                                                                                   \
+    MPI_Error_class(rc, &cls);                                                                     \
+    CHECK(cls == MPI_ERR_OTHER && q == MPI_REQUEST_NULL, "%s: class %d", #call, cls);              \
   } while (0)
   EXPECT_FAIL(MPI_Allreduce(a, b, 8, MPI_INT, MPI_BXOR, comm));
   EXPECT_FAIL(MPI_Iallreduce(a, b, 8, MPI_INT, MPI_BXOR, comm, &q));
@@ -692,8 +733,8 @@ static void errorsMode(void) {
 #endif
   /* Nothing was sent: a plain exchange now gets the message it expects. */
   int v = rank, w = -1;
-  PMPI_Sendrecv(&v, 1, MPI_INT, (rank + 1) % size, 1, &w, 1, MPI_INT, (rank + size - 1) % size,
-                1, comm, MPI_STATUS_IGNORE);
+  PMPI_Sendrecv(&v, 1, MPI_INT, (rank + 1) % size, 1, &w, 1, MPI_INT, (rank + size - 1) % size, 1,
+                comm, MPI_STATUS_IGNORE);
   CHECK(w == (rank + size - 1) % size, "a failed call left a message behind: got %d", w);
   fake_device_free(a);
   fake_device_free(b);
@@ -705,7 +746,8 @@ int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (size > 64) MPI_Abort(MPI_COMM_WORLD, 2);
+  if (size > 64)
+    MPI_Abort(MPI_COMM_WORLD, 2);
   const char *mode = argc > 1 ? argv[1] : "device";
 #ifdef HOST_MIRROR_DEVICE
   const int device = 1;
@@ -718,7 +760,8 @@ int main(int argc, char **argv) {
   char path[4096];
   snprintf(path, sizeof path, "%s/rank%d.txt", mode, rank);
   transcript = fopen(path, "w");
-  if (!transcript) MPI_Abort(MPI_COMM_WORLD, 3);
+  if (!transcript)
+    MPI_Abort(MPI_COMM_WORLD, 3);
 #endif
   {
     int dims[1] = {size}, periods[1] = {1};
@@ -748,10 +791,12 @@ int main(int argc, char **argv) {
             }
           }
       if (cases[i].op != MPI_OP_NULL)
-        for (int w = 0; w < 1 + device; ++w) mixedWaitall(&cases[i], places[w]);
+        for (int w = 0; w < 1 + device; ++w)
+          mixedWaitall(&cases[i], places[w]);
       for (int si = 0; si < 1 + device; ++si)
         for (int ri = 0; ri < 1 + device; ++ri)
-          for (int k = 0; k < NP2P; ++k) p2p(&cases[i], places[si], places[ri], (enum P2P)k);
+          for (int k = 0; k < NP2P; ++k)
+            p2p(&cases[i], places[si], places[ri], (enum P2P)k);
     }
     MPI_Type_free(&vec);
     MPI_Type_free(&neg);
@@ -762,10 +807,12 @@ done:
   CHECK(fake_device_runtime_outstanding() == 0, "%ld staging buffers not released",
         fake_device_runtime_outstanding());
 #endif
-  if (transcript) fclose(transcript);
+  if (transcript)
+    fclose(transcript);
   int total = 0;
   MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  if (rank == 0) printf("runtime_host_mirror %s: %d failures\n", mode, total);
+  if (rank == 0)
+    printf("runtime_host_mirror %s: %d failures\n", mode, total);
   MPI_Finalize();
   return total ? 1 : 0;
 }
