@@ -8,7 +8,9 @@
  * Allgather(v), Gather(v), Scatter(v), Alltoall, Neighbor_allgather(v), Neighbor_alltoall (on a
  * periodic 1-D Cartesian communicator), each blocking and as MPI_I + MPI_Wait, each with
  * MPI_IN_PLACE where the call allows it, rooted ones at roots 0 and size-1; Ialltoallv,
- * Ialltoallw, Ineighbor_alltoallv, Ineighbor_alltoallw; one Waitall over three nonblocking
+ * Ialltoallw, Ineighbor_alltoallv, Ineighbor_alltoallw; Bcast, Reduce, Allreduce, Gather,
+ * Scatter, Allgather, Alltoall, Reduce_scatter(_block) (and I forms) on an intercommunicator
+ * between groups of 1 and size-1 ranks; one Waitall over three nonblocking
  * collectives and a plain request; Ibsend and Irsend to Recv; Bsend_init, Ssend_init and
  * Rsend_init started twice; Mprobe + Mrecv and Imrecv; Isendrecv and Isendrecv_replace (MPI-4
  * only); receives one element longer than the message (statuses compared: count, elements,
@@ -529,6 +531,88 @@ static void collectives(const Run *r) {
 }
 
 /* One Waitall over an Iallreduce, an Iallgather, an Ibcast and a plain Irecv/Isend pair. */
+/* Rooted and all-to-all collectives on an intercommunicator between rank 0 and the others
+ * (groups of 1 and size-1, so local and remote sizes differ with 4 ranks); group A's rank 0 is
+ * the root (MPI_ROOT there; root 0 in group B). Buffers have room for the larger group; the
+ * whole buffer is compared. */
+static MPI_Comm inter;
+static int interRemote, interLocal;
+
+static void intercollectives(const Run *r) {
+  if (r->inPlace)
+    return; /* MPI_IN_PLACE is not allowed on intercommunicators */
+  const Case *c = r->c;
+  const int big = (interRemote > interLocal ? interRemote : interLocal) + 1;
+  const int root = rank == 0 ? MPI_ROOT : 0;
+  /* Reduce_scatter(_block): both groups must reduce the same number of elements, and each
+   * process sends its group's total: count * local * remote elements in either group. */
+  const int block = c->count * interRemote;
+  int counts[64];
+  for (int i = 0; i < interLocal; ++i)
+    counts[i] = block;
+  for (int which = 0; which < 9; ++which) {
+    static const char *names[] = {
+        "inter Bcast",         "inter Reduce",    "inter Allreduce", "inter Gather",
+        "inter Scatter",       "inter Allgather", "inter Alltoall",  "inter Reduce_scatter_block",
+        "inter Reduce_scatter"};
+    const int reduces = which == 1 || which == 2 || which >= 7;
+    if (reduces && c->op == MPI_OP_NULL)
+      continue;
+    char what[200];
+    describe(what, sizeof what, names[which], r, root);
+    const int room = big * (c->count + 1) + c->count * interLocal * interRemote;
+    Buf s = makeBuf(c->t, room), d = makeBuf(c->t, room);
+    fill(&s, rank + 60);
+    fill(&d, rank + 61);
+    void *sr = at(&s, REF), *st = at(&s, r->sw), *dr = at(&d, REF), *dt = at(&d, r->rw);
+    const int n = c->count;
+    int rc = MPI_SUCCESS;
+    switch (which) {
+    case 0:
+      rcOk(what, PMPI_Bcast(dr, n, c->t, root, inter));
+      TEST_CALL(Bcast, Ibcast, dt, n, c->t, root, inter);
+      break;
+    case 1:
+      rcOk(what, PMPI_Reduce(sr, dr, n, c->t, c->op, root, inter));
+      TEST_CALL(Reduce, Ireduce, st, dt, n, c->t, c->op, root, inter);
+      break;
+    case 2:
+      rcOk(what, PMPI_Allreduce(sr, dr, n, c->t, c->op, inter));
+      TEST_CALL(Allreduce, Iallreduce, st, dt, n, c->t, c->op, inter);
+      break;
+    case 3:
+      rcOk(what, PMPI_Gather(sr, n, c->t, dr, n, c->t, root, inter));
+      TEST_CALL(Gather, Igather, st, n, c->t, dt, n, c->t, root, inter);
+      break;
+    case 4:
+      rcOk(what, PMPI_Scatter(sr, n, c->t, dr, n, c->t, root, inter));
+      TEST_CALL(Scatter, Iscatter, st, n, c->t, dt, n, c->t, root, inter);
+      break;
+    case 5:
+      rcOk(what, PMPI_Allgather(sr, n, c->t, dr, n, c->t, inter));
+      TEST_CALL(Allgather, Iallgather, st, n, c->t, dt, n, c->t, inter);
+      break;
+    case 6:
+      rcOk(what, PMPI_Alltoall(sr, n, c->t, dr, n, c->t, inter));
+      TEST_CALL(Alltoall, Ialltoall, st, n, c->t, dt, n, c->t, inter);
+      break;
+    case 7:
+      rcOk(what, PMPI_Reduce_scatter_block(sr, dr, block, c->t, c->op, inter));
+      TEST_CALL(Reduce_scatter_block, Ireduce_scatter_block, st, dt, block, c->t, c->op, inter);
+      break;
+    default:
+      rcOk(what, PMPI_Reduce_scatter(sr, dr, counts, c->t, c->op, inter));
+      TEST_CALL(Reduce_scatter, Ireduce_scatter, st, dt, counts, c->t, c->op, inter);
+      break;
+    }
+    rcOk(what, rc);
+    same(what, &d, r->rw);
+    same(what, &s, r->sw); /* inputs untouched */
+    freeBuf(&s);
+    freeBuf(&d);
+  }
+}
+
 static void mixedWaitall(const Case *c, enum Where w) {
   char what[200];
   snprintf(what, sizeof what, "Waitall(Iallreduce, Iallgather, Ibcast, Isend, Irecv) %s %s",
@@ -766,6 +850,15 @@ int main(int argc, char **argv) {
   {
     int dims[1] = {size}, periods[1] = {1};
     MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &ring);
+    inter = MPI_COMM_NULL;
+    if (size >= 2) {
+      MPI_Comm local;
+      MPI_Comm_split(MPI_COMM_WORLD, rank == 0, rank, &local);
+      MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, rank == 0 ? 1 : 0, 99, &inter);
+      MPI_Comm_size(local, &interLocal);
+      MPI_Comm_remote_size(inter, &interRemote);
+      MPI_Comm_free(&local);
+    }
     MPI_Datatype vec, neg;
     MPI_Type_vector(3, 2, 4, MPI_INT, &vec); /* 6 ints over 10: gaps between the blocks */
     MPI_Type_create_resized(vec, -8, 48, &neg);
@@ -785,6 +878,8 @@ int main(int argc, char **argv) {
           for (int nb = 0; nb < 2; ++nb) {
             Run r = {&cases[i], places[si], places[ri], 0, nb};
             collectives(&r);
+            if (inter != MPI_COMM_NULL)
+              intercollectives(&r);
             if (si == ri) {
               r.inPlace = 1;
               collectives(&r);
@@ -801,6 +896,8 @@ int main(int argc, char **argv) {
     MPI_Type_free(&vec);
     MPI_Type_free(&neg);
     MPI_Comm_free(&ring);
+    if (inter != MPI_COMM_NULL)
+      MPI_Comm_free(&inter);
   }
 #ifdef HOST_MIRROR_DEVICE
 done:
