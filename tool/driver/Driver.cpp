@@ -130,6 +130,12 @@ bool containsRewritableCall(const std::string &text) {
   return false;
 }
 
+/// The source's own text holds "MPI_Type_" (a constructor, most likely).
+bool spellsTypeConstructor(const std::string &path) {
+  std::string text;
+  return readFile(path, text) && text.find("MPI_Type_") != std::string::npos;
+}
+
 /// The rewritten text equals the original, up to one leading #line directive.
 bool sameAsOriginal(const std::string &original, const std::string &rewritten) {
   if (rewritten == original)
@@ -234,7 +240,11 @@ int Pipeline::run() {
       continue;
     if (candidate[i] && fromRewriteCache(sources_[i], i))
       continue;
-    if (candidate[i] && cl_.action == Action::Compile && !cfg_.show)
+    // The speculative compile pays off for sources the tool will leave alone; one whose own text
+    // spells a type constructor is nearly always rewritten, and there the compile would only take
+    // a core from the tool (and then from nvcc).
+    if (candidate[i] && cl_.action == Action::Compile && !cfg_.show &&
+        !spellsTypeConstructor(sources_[i].original))
       startSpeculation(sources_[i], i);
     if (candidate[i] && needsTool(sources_[i]))
       analyze(sources_[i], i);
