@@ -30,6 +30,9 @@ if(PROJECT_NAME STREQUAL "tempi_runtime_gpu")
              COMMAND ${MPIEXEC} ${np} ${MPIEXEC_PREFLAGS} $<TARGET_FILE:runtime_host_mirror_device>
                      device)
   endforeach()
+  # What the path costs (docs/runtime.md): run by hand, `mpiexec -n 2 bin/runtime_host_mirror_cost`.
+  add_executable(runtime_host_mirror_cost ${E2E}/runtime_host_mirror_cost.c)
+  target_link_libraries(runtime_host_mirror_cost PRIVATE tempi MPI::MPI_C CUDA::cudart)
   add_test(NAME runtime_host_mirror_mirror-np2
            COMMAND ${MPIEXEC} 2 ${MPIEXEC_PREFLAGS} $<TARGET_FILE:runtime_host_mirror_device>
                    device)
