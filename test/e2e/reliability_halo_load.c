@@ -150,6 +150,8 @@ int main(int argc, char **argv) {
   REL_CHECK(rssEnd - rssWarm <= slack, "VmRSS grew by %ld KiB after warm-up (%ld -> %ld KiB; "
             "allowed %ld)", rssEnd - rssWarm, rssWarm, rssEnd, slack);
   REL_CHECK(wrong == 0, "%ld wrong cells", wrong);
+  if (rel_kernel_launches() >= 0) /* the device receives really took libtempi's device paths */
+    REL_CHECK(rel_kernel_launches() > 0, "no device kernel ran");
   REL_CHECK(outEnd <= outWarm, "libtempi's device/pinned allocations grew after warm-up: %ld -> %ld",
             outWarm, outEnd);
   for (int i = 0; i < HALO_NDIRS; ++i) {

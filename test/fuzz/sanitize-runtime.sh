@@ -8,8 +8,7 @@
 # library, the runtime unit tests and the MPI end-to-end tests runtime_* and reliability_*, and runs
 #   - every runtime unit test binary (GoogleTest; LeakSanitizer on: they never start MPI),
 #   - ctest -R SANITIZE_FILTER -E SANITIZE_EXCLUDE in BUILDDIR (mpiexec, 1-4 ranks; host buffers
-#     and
-#     the fake-device paths), leak detection off (below).
+#     and the fake-device paths), leak detection off (below).
 # Exit status: non-zero on a build failure, a failing test or any sanitizer report (UBSan and
 # ASan abort the process, so the test fails).
 #
@@ -85,6 +84,6 @@ export ASAN_OPTIONS=detect_leaks=0
 if ! ctest --test-dir "$BUILD" -R "$FILTER" -E "$EXCLUDE" -j "$JOBS" --output-on-failure --timeout 240; then
   status=1
 fi
-echo "sanitize-runtime: $(echo "$TESTS" | wc -w) MPI tests + $(echo $UNIT | wc -w) unit binaries," \
+echo "sanitize-runtime: $(echo $UNIT | wc -w) unit binaries and the MPI tests above (ctest's count)," \
   "status $status, $((SECONDS - t0)) s"
 exit $status
