@@ -8,6 +8,8 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ExprObjC.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/AST/StmtOpenMP.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Analysis/CFG.h"
 #include "clang/Basic/SourceManager.h"
@@ -90,6 +92,7 @@ constexpr std::string_view kNeutralLibc[] = {
 /// Builtins that transfer control where the CFG does not see it.
 constexpr std::string_view kBarrierBuiltins[] = {
     "__builtin_longjmp", "__builtin_setjmp", "__builtin_eh_return",
+    "__builtin_dump_struct", "__builtin_call_with_static_chain", // call a function they are given
 };
 
 template <size_t N> bool listed(const std::string_view (&list)[N], std::string_view name) {
@@ -124,6 +127,7 @@ struct FnGraph {
   const Decl *fn = nullptr;
   std::unique_ptr<CFG> cfg;
   std::map<const Stmt *, CfgPos> pos;
+  std::unique_ptr<ParentMap> parents;
 };
 
 /// What calling a function of the translation unit does: Neutral, Flush, End or Barrier (why:
@@ -187,6 +191,7 @@ struct SendDeferral::Impl {
     o.AddInitializers = true;
     o.AddCXXDefaultInitExprInCtors = true;
     g->cfg = CFG::buildCFG(fn, body, &ctx, o);
+    g->parents = std::make_unique<ParentMap>(body);
     if (!g->cfg)
       return *g;
     for (const CFGBlock *b : *g->cfg) {
@@ -277,6 +282,12 @@ struct SendDeferral::Impl {
       if (isa<ObjCMessageExpr>(s))
         return barrier("an Objective-C message on " + where(loc) + " comes" + kBeforeFlush, loc);
       return {};
+    }
+    if (auto cf = el.getAs<CFGCleanupFunction>()) {
+      SourceLocation loc = cf->getVarDecl()->getLocation();
+      if (const FunctionDecl *fd = cf->getFunctionDecl())
+        return classifyCallee(fd, loc, depth);
+      return barrier("a cleanup function runs on " + where(loc) + kBeforeFlush, loc);
     }
     if (auto dt = el.getAs<CFGImplicitDtor>()) {
       SourceLocation loc;
@@ -489,6 +500,14 @@ DeferralProof SendDeferral::prove(const CallExpr *call, const Decl *fn) {
   auto it = g.pos.find(call);
   if (it == g.pos.end())
     return {false, "the call is in code the analysis cannot place", loc};
+  // In an OpenMP region the send may run on another thread, whose later calls the proof of
+  // this function does not see (the runtime flushes per thread).
+  for (const Stmt *p = g.parents->getParent(call); p; p = g.parents->getParent(p))
+    if (isa<OMPExecutableDirective>(p) || isa<CapturedStmt>(p))
+      return {false,
+              "it is inside an OpenMP region on " + impl_->where(p->getBeginLoc()) +
+                  ", where another thread may run it",
+              p->getBeginLoc()};
   Walk w = impl_->walk(g, it->second.block, it->second.index + 1, 0);
   if (!w.ok)
     return {false, w.barrier.what, w.barrier.loc};

@@ -26,7 +26,8 @@
 /// the end of the function: the greatest fixpoint of "every path meets a flush" on Clang's CFG, so
 /// a loop that posts sends and leaves into MPI_Waitall is proven. A loop whose body has only
 /// neutral calls is assumed to terminate (as C++ forward progress assumes). Refuses (not deferred,
-/// with a reason) whenever the CFG cannot be built or a call cannot be classified.
+/// with a reason) whenever the CFG cannot be built or a call cannot be classified, and for a send
+/// inside an OpenMP region (another thread may run it; the runtime flushes per thread).
 #pragma once
 
 #include "clang/AST/ASTContext.h"
