@@ -826,6 +826,37 @@ static void errorsMode(void) {
 }
 #endif
 
+/* Host buffers, a null request pointer: libtempi hands the call to the MPI as it is, so the
+ * error (class, in the transcript) is the plain MPI's. */
+static void nullRequests(void) {
+  MPI_Comm comm;
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+  int a[8] = {0}, b[8 * 64] = {0}, cls = -1, one[64], zero[64];
+  MPI_Datatype ints[64];
+  for (int i = 0; i < size; ++i) {
+    one[i] = 1;
+    zero[i] = (int)(i * sizeof(int));
+    ints[i] = MPI_INT;
+  }
+  int rc[5];
+  rc[0] = MPI_Iallreduce(a, b, 8, MPI_INT, MPI_BXOR, comm, NULL);
+  rc[1] = MPI_Ibcast(a, 8, MPI_INT, 0, comm, NULL);
+  rc[2] = MPI_Ialltoallw(a, one, zero, ints, b, one, zero, ints, comm, NULL);
+  rc[3] = MPI_Igatherv(a, 1, MPI_INT, b, one, zero, MPI_INT, 0, comm, NULL);
+  rc[4] = MPI_SUCCESS;
+#if MPI_VERSION >= 4
+  rc[4] = MPI_Isendrecv(a, 1, MPI_INT, rank, 5, b, 1, MPI_INT, rank, 5, comm, NULL);
+#endif
+  for (int i = 0; i < 5; ++i) {
+    MPI_Error_class(rc[i], &cls);
+    CHECK(rc[i] != MPI_SUCCESS || i == 4, "null request %d: MPI_SUCCESS", i);
+    if (transcript)
+      fprintf(transcript, "null request %d: error class %d\n", i, cls);
+  }
+  MPI_Comm_free(&comm);
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -846,6 +877,7 @@ int main(int argc, char **argv) {
   transcript = fopen(path, "w");
   if (!transcript)
     MPI_Abort(MPI_COMM_WORLD, 3);
+  nullRequests();
 #endif
   {
     int dims[1] = {size}, periods[1] = {1};

@@ -259,7 +259,8 @@ int alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *re
 } // namespace
 
 // Each entry point: start deferred sends, then the plain call while the runtime is inactive
-// (before MPI_Init, no GPU, TEMPI_DISABLE), else the mirrored call above.
+// (before MPI_Init, no GPU, TEMPI_DISABLE) or, for an MPI_I form, when the request pointer is
+// null (the MPI reports that), else the mirrored call above (request == nullptr: blocking).
 extern "C" {
 
 int MPI_Bcast(void *buf, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
@@ -270,7 +271,7 @@ int MPI_Bcast(void *buf, int count, MPI_Datatype datatype, int root, MPI_Comm co
 int MPI_Ibcast(void *buf, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                MPI_Request *request) {
   TEMPI_FLUSH_DEFERRED();
-  if (!runtime::active()) return PMPI_Ibcast(buf, count, datatype, root, comm, request);
+  if (!runtime::active() || !request) return PMPI_Ibcast(buf, count, datatype, root, comm, request);
   return bcast(buf, count, datatype, root, comm, request);
 }
 
@@ -283,7 +284,7 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
 int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 int root, MPI_Comm comm, MPI_Request *request) {
   TEMPI_FLUSH_DEFERRED();
-  if (!runtime::active())
+  if (!runtime::active() || !request)
     return PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request);
   return reduce(sendbuf, recvbuf, count, datatype, op, root, comm, request);
 }
@@ -297,7 +298,7 @@ int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
 int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                    MPI_Op op, MPI_Comm comm, MPI_Request *request) {
   TEMPI_FLUSH_DEFERRED();
-  if (!runtime::active())
+  if (!runtime::active() || !request)
     return PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
   return allLike(AllKind::Allreduce, sendbuf, recvbuf, count, datatype, op, comm, request);
 }
@@ -310,7 +311,8 @@ int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatyp
 int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
               MPI_Comm comm, MPI_Request *request) {
   TEMPI_FLUSH_DEFERRED();
-  if (!runtime::active()) return PMPI_Iscan(sendbuf, recvbuf, count, datatype, op, comm, request);
+  if (!runtime::active() || !request)
+    return PMPI_Iscan(sendbuf, recvbuf, count, datatype, op, comm, request);
   return allLike(AllKind::Scan, sendbuf, recvbuf, count, datatype, op, comm, request);
 }
 int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
@@ -322,7 +324,7 @@ int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
 int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 MPI_Comm comm, MPI_Request *request) {
   TEMPI_FLUSH_DEFERRED();
-  if (!runtime::active())
+  if (!runtime::active() || !request)
     return PMPI_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, request);
   return allLike(AllKind::Exscan, sendbuf, recvbuf, count, datatype, op, comm, request);
 }
@@ -337,7 +339,7 @@ int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[
 int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) {
   TEMPI_FLUSH_DEFERRED();
-  if (!runtime::active())
+  if (!runtime::active() || !request)
     return PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
   return reduceScatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
 }
@@ -352,7 +354,7 @@ int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                               MPI_Request *request) {
   TEMPI_FLUSH_DEFERRED();
-  if (!runtime::active())
+  if (!runtime::active() || !request)
     return PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
   return reduceScatterBlock(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
 }
@@ -367,7 +369,7 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
 int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
   TEMPI_FLUSH_DEFERRED();
-  if (!runtime::active())
+  if (!runtime::active() || !request)
     return PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                            request);
   return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
@@ -386,7 +388,7 @@ int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
                     const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                     MPI_Comm comm, MPI_Request *request) {
   TEMPI_FLUSH_DEFERRED();
-  if (!runtime::active())
+  if (!runtime::active() || !request)
     return PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                             comm, request);
   return allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
@@ -404,7 +406,7 @@ int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                 MPI_Request *request) {
   TEMPI_FLUSH_DEFERRED();
-  if (!runtime::active())
+  if (!runtime::active() || !request)
     return PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                         request);
   return gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
@@ -423,7 +425,7 @@ int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                  MPI_Comm comm, MPI_Request *request) {
   TEMPI_FLUSH_DEFERRED();
-  if (!runtime::active())
+  if (!runtime::active() || !request)
     return PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                          root, comm, request);
   return gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm,
@@ -441,7 +443,7 @@ int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                  MPI_Request *request) {
   TEMPI_FLUSH_DEFERRED();
-  if (!runtime::active())
+  if (!runtime::active() || !request)
     return PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                          request);
   return scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
@@ -460,7 +462,7 @@ int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[
                   MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                   int root, MPI_Comm comm, MPI_Request *request) {
   TEMPI_FLUSH_DEFERRED();
-  if (!runtime::active())
+  if (!runtime::active() || !request)
     return PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
                           root, comm, request);
   return scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm,
@@ -477,7 +479,7 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
   TEMPI_FLUSH_DEFERRED();
-  if (!runtime::active())
+  if (!runtime::active() || !request)
     return PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                           request);
   return alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);

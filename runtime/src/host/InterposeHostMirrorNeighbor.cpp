@@ -21,11 +21,12 @@ int neighborAllgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
   auto plain = [&] {
     return req ? PMPI_Ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                           recvtype, comm, req)
-               : PMPI_Neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                                         recvtype, comm);
+               : PMPI_Neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                         comm);
   };
   int in = 0, out = 0;
-  if (!runtime::active() || neighborCounts(comm, &in, &out) != MPI_SUCCESS) return plain();
+  if (!runtime::active() || neighborCounts(comm, &in, &out) != MPI_SUCCESS)
+    return plain();
   HostMirror m;
   const int s = m.add(sendbuf, sendcount, sendtype, false);
   const int r = m.add(recvbuf, MPI_Count(in) * recvcount, recvtype, true);
@@ -47,36 +48,38 @@ int neighborAllgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype
   auto plain = [&] {
     return req ? PMPI_Ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
                                            displs, recvtype, comm, req)
-               : PMPI_Neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
-                                          displs, recvtype, comm);
+               : PMPI_Neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                          recvtype, comm);
   };
   int in = 0, out = 0;
-  if (!runtime::active() || neighborCounts(comm, &in, &out) != MPI_SUCCESS) return plain();
+  if (!runtime::active() || neighborCounts(comm, &in, &out) != MPI_SUCCESS)
+    return plain();
   HostMirror m;
   const int s = m.add(sendbuf, sendcount, sendtype, false);
   const int r = m.addParts(recvbuf, in, recvcounts, displs, recvtype, true);
   return mirroredCall(
       comm, m, req,
       [&] {
-        return PMPI_Neighbor_allgatherv(m.mpiBuf(s), sendcount, sendtype, m.mpiBuf(r),
-                                        recvcounts, displs, recvtype, comm);
+        return PMPI_Neighbor_allgatherv(m.mpiBuf(s), sendcount, sendtype, m.mpiBuf(r), recvcounts,
+                                        displs, recvtype, comm);
       },
       [&](MPI_Request *q) {
-        return PMPI_Ineighbor_allgatherv(m.mpiBuf(s), sendcount, sendtype, m.mpiBuf(r),
-                                         recvcounts, displs, recvtype, comm, q);
+        return PMPI_Ineighbor_allgatherv(m.mpiBuf(s), sendcount, sendtype, m.mpiBuf(r), recvcounts,
+                                         displs, recvtype, comm, q);
       });
 }
 
 int neighborAlltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *req) {
   auto plain = [&] {
-    return req ? PMPI_Ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                                         recvtype, comm, req)
-               : PMPI_Neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                                        recvtype, comm);
+    return req ? PMPI_Ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                         comm, req)
+               : PMPI_Neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                        comm);
   };
   int in = 0, out = 0;
-  if (!runtime::active() || neighborCounts(comm, &in, &out) != MPI_SUCCESS) return plain();
+  if (!runtime::active() || neighborCounts(comm, &in, &out) != MPI_SUCCESS)
+    return plain();
   HostMirror m;
   const int s = m.add(sendbuf, MPI_Count(out) * sendcount, sendtype, false);
   const int r = m.add(recvbuf, MPI_Count(in) * recvcount, recvtype, true);
@@ -94,7 +97,8 @@ int neighborAlltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
 
 /// Peers of an (I)alltoallv/w, or of its neighborhood form.
 int peers(MPI_Comm comm, bool neighbor, int *in, int *out) {
-  if (neighbor) return neighborCounts(comm, in, out);
+  if (neighbor)
+    return neighborCounts(comm, in, out);
   int rc = peerCount(comm, in);
   *out = *in;
   return rc;
@@ -104,8 +108,8 @@ int peers(MPI_Comm comm, bool neighbor, int *in, int *out) {
 
 extern "C" {
 
-int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                           void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   TEMPI_FLUSH_DEFERRED();
   return neighborAllgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                            nullptr);
@@ -114,6 +118,9 @@ int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sen
                             void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                             MPI_Request *request) {
   TEMPI_FLUSH_DEFERRED();
+  if (!request) // the MPI reports the missing request
+    return PMPI_Ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                    comm, request);
   return neighborAllgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                            request);
 }
@@ -128,19 +135,25 @@ int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype se
                              void *recvbuf, const int recvcounts[], const int displs[],
                              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
   TEMPI_FLUSH_DEFERRED();
+  if (!request) // the MPI reports the missing request
+    return PMPI_Ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                     recvtype, comm, request);
   return neighborAllgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                             comm, request);
 }
-int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                          void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                          int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   TEMPI_FLUSH_DEFERRED();
   return neighborAlltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                           nullptr);
 }
-int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                           void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                            MPI_Request *request) {
   TEMPI_FLUSH_DEFERRED();
+  if (!request) // the MPI reports the missing request
+    return PMPI_Ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                                   request);
   return neighborAlltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                           request);
 }
@@ -152,7 +165,7 @@ static int ialltoallv(bool neighbor, const void *sendbuf, const int sendcounts[]
   TEMPI_FLUSH_DEFERRED();
   auto pmpi = neighbor ? PMPI_Ineighbor_alltoallv : PMPI_Ialltoallv;
   int in = 0, out = 0;
-  if (!runtime::active() || peers(comm, neighbor, &in, &out) != MPI_SUCCESS)
+  if (!runtime::active() || !request || peers(comm, neighbor, &in, &out) != MPI_SUCCESS)
     return pmpi(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
                 comm, request);
   HostMirror m;
@@ -186,7 +199,7 @@ int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
                    MPI_Request *request) {
   TEMPI_FLUSH_DEFERRED();
   int in = 0, out = 0;
-  if (!runtime::active() || peers(comm, false, &in, &out) != MPI_SUCCESS)
+  if (!runtime::active() || !request || peers(comm, false, &in, &out) != MPI_SUCCESS)
     return PMPI_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                            recvtypes, comm, request);
   HostMirror m;
@@ -195,18 +208,17 @@ int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
   return mirroredCall(
       comm, m, request, [] { return MPI_ERR_INTERN; },
       [&](MPI_Request *q) {
-        return PMPI_Ialltoallw(m.mpiBuf(s), sendcounts, sdispls, sendtypes, m.mpiBuf(r),
-                               recvcounts, rdispls, recvtypes, comm, q);
+        return PMPI_Ialltoallw(m.mpiBuf(s), sendcounts, sdispls, sendtypes, m.mpiBuf(r), recvcounts,
+                               rdispls, recvtypes, comm, q);
       });
 }
-int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
-                            const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-                            void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
-                            const MPI_Datatype recvtypes[], MPI_Comm comm,
+int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                            const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                            const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                             MPI_Request *request) {
   TEMPI_FLUSH_DEFERRED();
   int in = 0, out = 0;
-  if (!runtime::active() || peers(comm, true, &in, &out) != MPI_SUCCESS)
+  if (!runtime::active() || !request || peers(comm, true, &in, &out) != MPI_SUCCESS)
     return PMPI_Ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
                                     rdispls, recvtypes, comm, request);
   HostMirror m;

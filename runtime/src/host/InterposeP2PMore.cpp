@@ -122,6 +122,9 @@ int MPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
                   int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
                   int recvtag, MPI_Comm comm, MPI_Request *request) {
   TEMPI_FLUSH_DEFERRED();
+  if (!request) // the MPI reports the missing request
+    return PMPI_Isendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+                          recvtype, source, recvtag, comm, request);
   HostMirror m;
   const int s = m.add(sendbuf, sendcount, sendtype, false);
   const int r = m.add(recvbuf, recvcount, recvtype, true);
@@ -133,7 +136,7 @@ int MPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
 int MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
                           int source, int recvtag, MPI_Comm comm, MPI_Request *request) {
   TEMPI_FLUSH_DEFERRED();
-  if (!deviceData(buf, count, datatype))
+  if (!request || !deviceData(buf, count, datatype))
     return PMPI_Isendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm,
                                   request);
   // Two host copies of the one device buffer and MPI_Isendrecv between them: the MPI needs no
