@@ -1,6 +1,8 @@
 /// \file
-/// Call-site rewriting as Clang Transformer rules, one case per communication call, each with
-/// an explanation (the rule's metadata). tempi-rewrite applies the edits; tempi-lint shows the
+/// Call-site rewriting as Clang Transformer rules, one case per communication call (two for
+/// MPI_Isend/MPI_Issend and their _c forms: the deferred entry point when the Analysis proved a
+/// flush follows, SendDeferral.h, else the plain one), each with an explanation (the rule's
+/// metadata). tempi-rewrite applies the edits; tempi-lint shows the
 /// same edits as fix-its, so the two cannot drift apart.
 ///
 /// A case matches only a call whose site the Analysis marks rewritten(); it renames the callee
@@ -20,7 +22,8 @@
 
 namespace tempi::frontend {
 
-/// The rule: one case per CommCallSpec; the metadata is the explanation of the edit.
+/// The rule: one case per CommCallSpec (a deferred case first where the spec has a deferredName);
+/// the metadata is the explanation of the edit.
 clang::transformer::RewriteRuleWith<std::string> commCallRule(const Analysis &analysis);
 
 /// The edits of one call site, with their explanation.
