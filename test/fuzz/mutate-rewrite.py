@@ -174,6 +174,9 @@ def main():
             rc = r.returncode
         except subprocess.TimeoutExpired:
             kind, err, rc = "hang", "", None
+        except OSError as e:  # the tool itself cannot be run (missing, being rebuilt): no finding
+            print("mutate-rewrite: cannot run %s: %s" % (args.tool, e), file=sys.stderr)
+            return 2
         if kind is None:
             stats["exit %d" % rc] += 1
             if rc < 0 or rc >= 128 or any(m in err for m in CRASH_MARKS):
