@@ -13,7 +13,7 @@ set(_rel_tests "")
 # Invalid and freed datatypes, truncation (host and device buffers), no stray messages.
 # Known bug 1 (truncated device receive, docs/reliability.md "Findings") is left out of the
 # transcript here; reliability_errors_known_bugs-np2 compares it too. The two known-bug tests are
-# DISABLED until libtempi is fixed (ctest lists them as not run); enable them with the fix.
+# DISABLED until libtempi is fixed (ctest lists them as not run); known_bugs is fixed and enabled.
 tempi_add_mpi_test(reliability_errors NPROCS 2 SOURCES ${_rel_dir}/reliability_errors.c
                    LINK tempi_fakedev COMPARE ENV RELIABILITY_SKIP_KNOWN=1)
 list(APPEND _rel_tests reliability_errors-np2)
@@ -31,7 +31,10 @@ if(TARGET reliability_errors)
                    ${CMAKE_CURRENT_BINARY_DIR}/reliability_errors_comm_only-np2.out)
   set_tests_properties(reliability_errors_comm_only-np2 PROPERTIES ENVIRONMENT RELIABILITY_COMM_ONLY=1)
   set_tests_properties(reliability_errors_known_bugs-np2 reliability_errors_comm_only-np2 PROPERTIES
-                       LABELS "mpi;reliability" TIMEOUT 120 DISABLED TRUE)
+                       LABELS "mpi;reliability" TIMEOUT 120)
+  # Still failing: an invalid (not null) datatype handle with a device buffer aborts in the type
+  # cache's PMPI_Type_size_x, raised on MPI_COMM_WORLD (finding 2 of docs/reliability.md).
+  set_tests_properties(reliability_errors_comm_only-np2 PROPERTIES DISABLED TRUE)
 endif()
 
 # Zero counts, negative strides and lower bounds, extents smaller than true extents, a struct,
@@ -98,7 +101,7 @@ if(TARGET reliability_halo_load)
            COMMAND ${TEMPI_E2E_MPIEXEC} ${MPIEXEC_NUMPROC_FLAG} 2
                    $<TARGET_FILE:reliability_halo_load> 300 6)
   set_tests_properties(reliability_halo_load_known_bugs-np2 PROPERTIES LABELS "mpi;reliability"
-                       TIMEOUT 120 DISABLED TRUE)
+                       TIMEOUT 120)
 endif()
 list(APPEND _rel_tests reliability_halo_load-np1 reliability_halo_load-np2)
 

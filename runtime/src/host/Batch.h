@@ -25,8 +25,12 @@ public:
   /// pack: the jobs are packs (strided -> packed), else unpacks.
   explicit Batch(bool pack) : pack_(pack) {}
 
-  void copyBefore(void *dst, const void *src, size_t bytes) { before_.push_back({dst, src, bytes}); }
-  void copyAfter(void *dst, const void *src, size_t bytes) { after_.push_back({dst, src, bytes}); }
+  void copyBefore(void *dst, const void *src, size_t bytes) {
+    if (bytes) before_.push_back({dst, src, bytes});
+  }
+  void copyAfter(void *dst, const void *src, size_t bytes) {
+    if (bytes) after_.push_back({dst, src, bytes});
+  }
   void job(const device::StridedJob &j) { jobs_.push_back(j); }
   void noteEnqueued() { enqueued_ = true; }
   /// Records the first error of work the caller enqueued itself.

@@ -242,7 +242,7 @@ int tempi_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, 
   MPI_Status local;
   MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
   int rc = PMPI_Recv_c(w.ptr, w.count, w.type, source, tag, comm, st);
-  tempi_result r = finishRecv(w, *st);
+  tempi_result r = rc == MPI_SUCCESS || w.mirror ? finishRecv(w, *st) : TEMPI_SUCCESS; // as tempi_Recv
   releaseWire(w);
   if (r != TEMPI_SUCCESS) return runtime::raise(comm, r, "unpacking a device receive buffer");
   return rc;
@@ -277,7 +277,7 @@ int tempi_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
   MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
   int rc = PMPI_Sendrecv_c(s.ptr, s.count, s.type, dest, sendtag, r.ptr, r.count, r.type, source,
                            recvtag, comm, st);
-  tempi_result e = finishRecv(r, *st);
+  tempi_result e = rc == MPI_SUCCESS || r.mirror ? finishRecv(r, *st) : TEMPI_SUCCESS;
   releaseWire(s);
   releaseWire(r);
   if (e != TEMPI_SUCCESS) return runtime::raise(comm, e, "unpacking a device receive buffer");

@@ -136,7 +136,9 @@ int tempi_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
   MPI_Status local;
   MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
   int rc = PMPI_Recv(w.ptr, int(w.count), w.type, source, tag, comm, st);
-  tempi_result r = finishRecv(w, *st);
+  // A failed (e.g. truncated) receive unpacks nothing: the MPI vouches for no byte of it. A
+  // mirror copies its span back whatever happened: the MPI wrote into a copy of the user's bytes.
+  tempi_result r = rc == MPI_SUCCESS || w.mirror ? finishRecv(w, *st) : TEMPI_SUCCESS;
   releaseWire(w);
   if (r != TEMPI_SUCCESS) return runtime::raise(comm, r, "unpacking a device receive buffer");
   return rc;
@@ -194,7 +196,7 @@ int tempi_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, in
   MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
   int rc = PMPI_Sendrecv(s.ptr, int(s.count), s.type, dest, sendtag, r.ptr, int(r.count), r.type, source,
                          recvtag, comm, st);
-  tempi_result e = finishRecv(r, *st);
+  tempi_result e = rc == MPI_SUCCESS || r.mirror ? finishRecv(r, *st) : TEMPI_SUCCESS;
   releaseWire(s);
   releaseWire(r);
   if (e != TEMPI_SUCCESS) return runtime::raise(comm, e, "unpacking a device receive buffer");

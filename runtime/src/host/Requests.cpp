@@ -33,7 +33,9 @@ bool owns(uint64_t key) {
 class Completions {
 public:
   /// `handle`: the program's request slot, so that a stand-in's persistent request is freed.
-  void add(uint64_t key, MPI_Status &status, MPI_Request *handle) {
+  /// `arrived`: false when the MPI reported an error for this request (a truncated or failed
+  /// receive): nothing is unpacked, as the MPI wrote nothing the status could vouch for.
+  void add(uint64_t key, MPI_Status &status, MPI_Request *handle, bool arrived = true) {
     Item item;
     {
       std::lock_guard<std::mutex> lock(mutex);
@@ -53,7 +55,7 @@ public:
     item.comm = op.comm;
     if (op.failed != TEMPI_SUCCESS)
       item.r = op.failed;
-    else if (op.isRecv)
+    else if (op.isRecv && (arrived || op.wire.mirror)) // a mirror copy-back is always exact
       item.r = enqueueFinishRecv(op.wire, status, batch_);
     op.active = false;
     if (op.standIn && handle && *handle != MPI_REQUEST_NULL) PMPI_Request_free(handle);
@@ -85,9 +87,9 @@ private:
 };
 
 /// Finishes the op behind `key` after the MPI completed its request with `status`.
-int complete(uint64_t key, MPI_Status &status, MPI_Request *handle) {
+int complete(uint64_t key, MPI_Status &status, MPI_Request *handle, bool arrived) {
   Completions c;
-  c.add(key, status, handle);
+  c.add(key, status, handle, arrived);
   return c.finish();
 }
 
@@ -161,8 +163,33 @@ void markFailed(MPI_Request request, tempi_result r) {
 }
 
 void add(MPI_Request request, std::unique_ptr<PendingOp> op) {
+  // An MPI may complete a request at once and hand out a shared handle for all such requests
+  // (MPICH does for eager sends and MPI_PROC_NULL receives): such an operation is finished now,
+  // never registered under a handle another operation may carry too. The program's later
+  // Wait/Test gets its status from the MPI as usual.
+  if (!op->persistent && !op->standIn) {
+    int done = 0;
+    MPI_Status st;
+    st.MPI_ERROR = MPI_SUCCESS; // not every MPI sets it on success
+    if (PMPI_Request_get_status(request, &done, &st) == MPI_SUCCESS && done) {
+      int cancelled = 0;
+      PMPI_Test_cancelled(&st, &cancelled);
+      tempi_result r = TEMPI_SUCCESS;
+      if (op->isRecv && !cancelled && st.MPI_ERROR == MPI_SUCCESS) r = finishRecv(op->wire, st);
+      releaseWire(op->wire);
+      if (r == TEMPI_SUCCESS) return;
+      op->failed = r; // registered after all, so that its Wait/Test reports the failure
+      op->active = true;
+    }
+  }
   std::lock_guard<std::mutex> lock(mutex);
-  table[handleKey(request)] = std::move(op);
+  auto [it, inserted] = table.try_emplace(handleKey(request), nullptr);
+  if (!inserted && it->second) { // a stale entry: its request ended without TEMPI seeing it
+    TEMPI_LOG(Warn, "a device-buffer request handle was reused before its completion was seen; "
+                    "releasing the old staging");
+    releaseWire(it->second->wire);
+  }
+  it->second = std::move(op);
   updateLive();
 }
 
@@ -175,7 +202,7 @@ int wait(MPI_Request *request, MPI_Status *status) {
   MPI_Status local;
   MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
   int rc = PMPI_Wait(request, st);
-  return firstError(rc, complete(key, *st, request));
+  return firstError(rc, complete(key, *st, request, rc == MPI_SUCCESS));
 }
 
 int test(MPI_Request *request, int *flag, MPI_Status *status) {
@@ -188,7 +215,7 @@ int test(MPI_Request *request, int *flag, MPI_Status *status) {
   MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
   int rc = PMPI_Test(request, flag, st);
   if (!*flag) return rc;
-  return firstError(rc, complete(key, *st, request));
+  return firstError(rc, complete(key, *st, request, rc == MPI_SUCCESS));
 }
 
 /// Finishes every request of a Waitall/Testall that completed, as one batch. With
@@ -199,7 +226,8 @@ static int completeAll(int count, MPI_Request requests[], const std::vector<uint
   for (int i = 0; i < count; ++i) {
     if (!ours[i]) continue;
     if (rc == MPI_ERR_IN_STATUS && st[i].MPI_ERROR == MPI_ERR_PENDING) continue;
-    c.add(keys[i], st[i], &requests[i]);
+    const bool arrived = rc == MPI_SUCCESS || (rc == MPI_ERR_IN_STATUS && st[i].MPI_ERROR == MPI_SUCCESS);
+    c.add(keys[i], st[i], &requests[i], arrived);
   }
   return firstError(rc, c.finish());
 }
@@ -250,7 +278,7 @@ int waitany(int count, MPI_Request requests[], int *index, MPI_Status *status) {
   MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
   int rc = PMPI_Waitany(count, requests, index, st);
   if (*index == MPI_UNDEFINED || !ours[*index]) return rc;
-  return firstError(rc, complete(keys[*index], *st, &requests[*index]));
+  return firstError(rc, complete(keys[*index], *st, &requests[*index], rc == MPI_SUCCESS));
 }
 
 int testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status) {
@@ -265,7 +293,7 @@ int testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status
   MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
   int rc = PMPI_Testany(count, requests, index, flag, st);
   if (!*flag || *index == MPI_UNDEFINED || !ours[*index]) return rc;
-  return firstError(rc, complete(keys[*index], *st, &requests[*index]));
+  return firstError(rc, complete(keys[*index], *st, &requests[*index], rc == MPI_SUCCESS));
 }
 
 static int someCommon(bool isWait, int incount, MPI_Request requests[], int *outcount,
@@ -289,7 +317,8 @@ static int someCommon(bool isWait, int incount, MPI_Request requests[], int *out
     int i = indices[k];
     if (!ours[i]) continue;
     if (rc == MPI_ERR_IN_STATUS && st[k].MPI_ERROR == MPI_ERR_PENDING) continue;
-    c.add(keys[i], st[k], &requests[i]);
+    const bool arrived = rc == MPI_SUCCESS || (rc == MPI_ERR_IN_STATUS && st[k].MPI_ERROR == MPI_SUCCESS);
+    c.add(keys[i], st[k], &requests[i], arrived);
   }
   return firstError(rc, c.finish());
 }

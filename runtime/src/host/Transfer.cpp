@@ -143,13 +143,17 @@ int64_t completeBasicBytes(MPI_Datatype type, int64_t before, int64_t rest, bool
 } // namespace
 
 bool deviceData(const void *buf, MPI_Count count, MPI_Datatype type) {
+  // The MPI reports a null datatype through the caller's error handler: never ask it ourselves.
+  if (type == MPI_DATATYPE_NULL) return false;
   if (!runtime::active() || !buf || buf == MPI_IN_PLACE) return false;
   if (device::isDevice(buf)) return true;
   // The buffer pointer may lie outside the allocation (a subarray's first byte is far from it):
   // ask about the first byte the type touches too.
   if (count <= 0) return false;
-  TypePlanPtr p = typecache::lookup(type);
-  if (p->size == 0 || p->trueLb == 0) return false;
+  // Only committed types (cached at MPI_Type_commit) can start away from the pointer: a named
+  // type starts at it, and an invalid handle must reach the MPI untouched, which reports it.
+  TypePlanPtr p = typecache::find(type);
+  if (!p || p->size == 0 || p->trueLb == 0) return false;
   return device::isDevice(static_cast<const char *>(buf) + p->trueLb);
 }
 

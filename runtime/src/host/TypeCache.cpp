@@ -163,6 +163,12 @@ TypePlanPtr lookup(MPI_Datatype type) {
   return plans.emplace(handleKey(type), std::move(p)).first->second;
 }
 
+TypePlanPtr find(MPI_Datatype type) {
+  std::shared_lock<std::shared_mutex> lock(mutex);
+  auto it = plans.find(handleKey(type));
+  return it == plans.end() ? nullptr : it->second;
+}
+
 size_t cachedCount() {
   std::shared_lock<std::shared_mutex> lock(mutex);
   return plans.size();

@@ -21,6 +21,8 @@ void onCommit(MPI_Datatype type);                 ///< after a successful PMPI_T
 void onFree(MPI_Datatype type);                   ///< before PMPI_Type_free (handle still valid)
 void onDup(MPI_Datatype oldType, MPI_Datatype newType); ///< after a successful PMPI_Type_dup
 TypePlanPtr lookup(MPI_Datatype type);            ///< plans on a miss; never null
+/// The cached plan, or null (a named type not used yet, or a handle never committed: invalid).
+TypePlanPtr find(MPI_Datatype type);
 TypePlanPtr buildPlan(MPI_Datatype type);         ///< uncached (tests, and the miss path)
 size_t cachedCount();
 void clear();                                     ///< at MPI_Finalize
