@@ -52,7 +52,7 @@ int nonblockingSend(NonblockingSend pmpi, bool persistent, const void *buf, int 
 /// The communicator a matched message came from, for errors (a message handle names none that
 /// the program can see; MPI_COMM_WORLD's handler is what the MPI itself would use for a call
 /// without a communicator).
-constexpr MPI_Comm kMessageComm = MPI_COMM_WORLD;
+inline MPI_Comm messageComm() { return MPI_COMM_WORLD; } // not constexpr: a pointer in Open MPI
 
 } // namespace
 
@@ -85,14 +85,14 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
   if (!deviceData(buf, count, datatype)) return PMPI_Mrecv(buf, count, datatype, message, status);
   Wire w;
   if (tempi_result r = wireForRecv(buf, count, datatype, nullptr, true, w); r != TEMPI_SUCCESS)
-    return runtime::raise(kMessageComm, r, "staging a device receive buffer");
+    return runtime::raise(messageComm(), r, "staging a device receive buffer");
   MPI_Status local;
   MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
   int rc = PMPI_Mrecv(w.ptr, int(w.count), w.type, message, st);
   tempi_result r = rc == MPI_SUCCESS ? finishRecv(w, *st) : TEMPI_SUCCESS;
   releaseWire(w);
   if (r != TEMPI_SUCCESS)
-    return runtime::raise(kMessageComm, r, "unpacking a device receive buffer");
+    return runtime::raise(messageComm(), r, "unpacking a device receive buffer");
   return rc;
 }
 
@@ -104,7 +104,7 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
   auto op = std::make_unique<requests::PendingOp>();
   if (tempi_result r = wireForRecv(buf, count, datatype, nullptr, true, op->wire);
       r != TEMPI_SUCCESS)
-    return runtime::raise(kMessageComm, r, "staging a device receive buffer");
+    return runtime::raise(messageComm(), r, "staging a device receive buffer");
   int rc = PMPI_Imrecv(op->wire.ptr, int(op->wire.count), op->wire.type, message, request);
   if (rc != MPI_SUCCESS) {
     releaseWire(op->wire);
@@ -112,7 +112,7 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
   }
   op->isRecv = true;
   op->active = true;
-  op->comm = kMessageComm;
+  op->comm = messageComm();
   requests::add(*request, std::move(op));
   return rc;
 }
