@@ -676,11 +676,12 @@ static void p2p(const Case *c, enum Where sw, enum Where rw, enum P2P kind) {
   if (kind == ISENDRECV || kind == ISENDRECV_REPLACE)
     return;
 #endif
-#if defined(MPICH_NUMVERSION) && MPICH_NUMVERSION < 50000000
+#if defined(MPICH_NUMVERSION)
   /* MPICH 4.0.2's own MPI_Isendrecv and MPI_Isendrecv_replace drop a reference to a derived
    * datatype at completion (the type is freed under the program: the next use crashes), and
-   * _replace corrupts the data, on plain host buffers. The device path hands the MPI the same
-   * datatype, so with this MPI both are tested on named types only. */
+   * _replace corrupts the data, on plain host buffers; the MPICH 5.0.2 wheel's _replace still
+   * gives wrong bytes for a vector on plain host buffers (seen on the GPU machine). The device
+   * path hands the MPI the same datatype, so with MPICH both are tested on named types only. */
   if ((kind == ISENDRECV || kind == ISENDRECV_REPLACE) && c->op == MPI_OP_NULL)
     return;
 #endif
@@ -877,7 +878,9 @@ int main(int argc, char **argv) {
   transcript = fopen(path, "w");
   if (!transcript)
     MPI_Abort(MPI_COMM_WORLD, 3);
-  nullRequests();
+#if defined(MPICH_VERSION)
+  nullRequests(); /* Open MPI 4.1.6 itself segfaults on a null request pointer (seen on the GPU machine) */
+#endif
 #endif
   {
     int dims[1] = {size}, periods[1] = {1};
