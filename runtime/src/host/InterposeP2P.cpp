@@ -5,6 +5,7 @@
 #include "DeferredSends.h"
 #include "Requests.h"
 #include "Runtime.h"
+#include "SendPaths.h"
 #include "Transfer.h"
 #include "tempi/tempi.h"
 
@@ -15,8 +16,6 @@ using namespace tempi;
 namespace {
 
 using BlockingSend = int (*)(const void *, int, MPI_Datatype, int, int, MPI_Comm);
-using NonblockingSend = int (*)(const void *, int, MPI_Datatype, int, int, MPI_Comm,
-                                MPI_Request *);
 
 int blockingSend(BlockingSend pmpi, const void *buf, int count, MPI_Datatype type, int dest,
                  int tag, MPI_Comm comm, const tempi_static_plan *plan) {
@@ -30,26 +29,6 @@ int blockingSend(BlockingSend pmpi, const void *buf, int count, MPI_Datatype typ
   return rc;
 }
 
-int nonblockingSend(NonblockingSend pmpi, bool persistent, const void *buf, int count,
-                    MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request *request,
-                    const tempi_static_plan *plan) {
-  TEMPI_FLUSH_DEFERRED();
-  if (!deviceData(buf, count, type)) return pmpi(buf, count, type, dest, tag, comm, request);
-  auto op = std::make_unique<requests::PendingOp>();
-  if (tempi_result r = wireForSend(buf, count, type, plan, !persistent, op->wire);
-      r != TEMPI_SUCCESS)
-    return runtime::raise(comm, r, "packing a device send buffer");
-  int rc = pmpi(op->wire.ptr, int(op->wire.count), op->wire.type, dest, tag, comm, request);
-  if (rc != MPI_SUCCESS) {
-    releaseWire(op->wire);
-    return rc;
-  }
-  op->persistent = persistent;
-  op->active = !persistent;
-  op->comm = comm;
-  requests::add(*request, std::move(op));
-  return rc;
-}
 
 /// A deferred send (DeferredSends.h). The request comes from MPI_Send_init/Ssend_init before
 /// the pack is enqueued, so a refused request leaves nothing on the GPU writing into staging.
@@ -84,6 +63,27 @@ int deferredSend(bool synchronous, const void *buf, int count, MPI_Datatype type
 }
 
 } // namespace
+
+int tempi::nonblockingSend(NonblockingSend pmpi, bool persistent, const void *buf, int count,
+                           MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                           MPI_Request *request, const tempi_static_plan *plan) {
+  TEMPI_FLUSH_DEFERRED();
+  if (!deviceData(buf, count, type)) return pmpi(buf, count, type, dest, tag, comm, request);
+  auto op = std::make_unique<requests::PendingOp>();
+  if (tempi_result r = wireForSend(buf, count, type, plan, !persistent, op->wire);
+      r != TEMPI_SUCCESS)
+    return runtime::raise(comm, r, "packing a device send buffer");
+  int rc = pmpi(op->wire.ptr, int(op->wire.count), op->wire.type, dest, tag, comm, request);
+  if (rc != MPI_SUCCESS) {
+    releaseWire(op->wire);
+    return rc;
+  }
+  op->persistent = persistent;
+  op->active = !persistent;
+  op->comm = comm;
+  requests::add(*request, std::move(op));
+  return rc;
+}
 
 extern "C" {
 

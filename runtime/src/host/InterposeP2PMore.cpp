@@ -14,6 +14,7 @@
 #include "HostMirror.h"
 #include "Requests.h"
 #include "Runtime.h"
+#include "SendPaths.h"
 #include "Transfer.h"
 
 #include <memory>
@@ -21,33 +22,6 @@
 using namespace tempi;
 
 namespace {
-
-using NonblockingSend = int (*)(const void *, int, MPI_Datatype, int, int, MPI_Comm,
-                                MPI_Request *);
-
-/// A nonblocking device send: packed now (the model picks the method), the request registered
-/// so that completion releases the staging; a persistent one (persistent) is packed at each
-/// MPI_Start instead and keeps its staging until MPI_Request_free. (InterposeP2P.cpp's
-/// nonblockingSend does the same for Isend/Issend/Send_init; it is file-local there.)
-int nonblockingSend(NonblockingSend pmpi, bool persistent, const void *buf, int count,
-                    MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request *request) {
-  TEMPI_FLUSH_DEFERRED();
-  if (!deviceData(buf, count, type)) return pmpi(buf, count, type, dest, tag, comm, request);
-  auto op = std::make_unique<requests::PendingOp>();
-  if (tempi_result r = wireForSend(buf, count, type, nullptr, !persistent, op->wire);
-      r != TEMPI_SUCCESS)
-    return runtime::raise(comm, r, "packing a device send buffer");
-  int rc = pmpi(op->wire.ptr, int(op->wire.count), op->wire.type, dest, tag, comm, request);
-  if (rc != MPI_SUCCESS) {
-    releaseWire(op->wire);
-    return rc;
-  }
-  op->persistent = persistent;
-  op->active = !persistent;
-  op->comm = comm;
-  requests::add(*request, std::move(op));
-  return rc;
-}
 
 /// The communicator a matched message came from, for errors (a message handle names none that
 /// the program can see; MPI_COMM_WORLD's handler is what the MPI itself would use for a call
@@ -60,23 +34,28 @@ extern "C" {
 
 int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                MPI_Comm comm, MPI_Request *request) {
-  return nonblockingSend(PMPI_Ibsend, false, buf, count, datatype, dest, tag, comm, request);
+  return nonblockingSend(PMPI_Ibsend, false, buf, count, datatype, dest, tag, comm, request,
+                         nullptr);
 }
 int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                MPI_Comm comm, MPI_Request *request) {
-  return nonblockingSend(PMPI_Irsend, false, buf, count, datatype, dest, tag, comm, request);
+  return nonblockingSend(PMPI_Irsend, false, buf, count, datatype, dest, tag, comm, request,
+                         nullptr);
 }
 int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                    MPI_Comm comm, MPI_Request *request) {
-  return nonblockingSend(PMPI_Bsend_init, true, buf, count, datatype, dest, tag, comm, request);
+  return nonblockingSend(PMPI_Bsend_init, true, buf, count, datatype, dest, tag, comm, request,
+                         nullptr);
 }
 int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                    MPI_Comm comm, MPI_Request *request) {
-  return nonblockingSend(PMPI_Ssend_init, true, buf, count, datatype, dest, tag, comm, request);
+  return nonblockingSend(PMPI_Ssend_init, true, buf, count, datatype, dest, tag, comm, request,
+                         nullptr);
 }
 int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                    MPI_Comm comm, MPI_Request *request) {
-  return nonblockingSend(PMPI_Rsend_init, true, buf, count, datatype, dest, tag, comm, request);
+  return nonblockingSend(PMPI_Rsend_init, true, buf, count, datatype, dest, tag, comm, request,
+                         nullptr);
 }
 
 int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
