@@ -71,6 +71,9 @@ static void burst(MPI_Datatype column) {
   MPI_Request req[NSEND];
   if (rank == 0) {
     for (int i = 0; i < NSEND; ++i) mats[i] = deviceMatrix(i);
+    /* Wait until every receive is posted: a message that arrived earlier would complete its
+     * MPI_Irecv at once and be unpacked there, outside the receiver's batch. */
+    MPI_Barrier(MPI_COMM_WORLD);
     const long before = fake_device_kernel_launches();
     for (int i = 0; i < NSEND; ++i)
       CHECK(tempi_Isend_deferred(mats[i], 1, column, 1, TAG, MPI_COMM_WORLD, &req[i], NULL) ==
@@ -93,7 +96,7 @@ static void burst(MPI_Datatype column) {
       CHECK(MPI_Irecv(mats[i], 1, column, 0, TAG, MPI_COMM_WORLD, &req[i]) == MPI_SUCCESS,
             "Irecv %d", i);
     }
-    MPI_Barrier(MPI_COMM_WORLD); /* every receive is posted before the sender flushes */
+    MPI_Barrier(MPI_COMM_WORLD); /* every receive is posted before the sender sends */
     const long before = fake_device_kernel_launches();
     MPI_Status st[NSEND];
     CHECK(MPI_Waitall(NSEND, req, st) == MPI_SUCCESS, "receiver Waitall");
@@ -107,7 +110,6 @@ static void burst(MPI_Datatype column) {
       checkColumn(mats[i], i, 0.0, "burst"); /* message i lands in receive i: order kept */
     }
   }
-  if (rank == 0) MPI_Barrier(MPI_COMM_WORLD);
   for (int i = 0; i < NSEND; ++i) {
     if (rank == 0) checkColumn(mats[i], i, -1.0, "send buffer");
     fake_device_free(mats[i]);
