@@ -44,6 +44,7 @@
 #define freePinned mt_unlocked_freePinned
 #define mappedDevicePointer mt_unlocked_mappedDevicePointer
 #define copyAsync mt_unlocked_copyAsync
+#define copyManyAsync mt_unlocked_copyManyAsync
 #define finalize mt_unlocked_finalize
 #define ipcGetHandle mt_unlocked_ipcGetHandle
 #define ipcOpen mt_unlocked_ipcOpen
@@ -75,6 +76,7 @@
 #undef freePinned
 #undef mappedDevicePointer
 #undef copyAsync
+#undef copyManyAsync
 #undef finalize
 #undef ipcGetHandle
 #undef ipcOpen
@@ -133,6 +135,10 @@ void freePinned(void *p) { LOCKED(mt_unlocked_freePinned(p)); }
 void *mappedDevicePointer(void *pinnedHost) { LOCKED(mt_unlocked_mappedDevicePointer(pinnedHost)); }
 tempi_result copyAsync(void *dst, const void *src, size_t bytes, Stream s) {
   LOCKED(mt_unlocked_copyAsync(dst, src, bytes, s));
+}
+tempi_result copyManyAsync(void *const *dsts, const void *const *srcs, const size_t *sizes,
+                           size_t n, Stream s) {
+  LOCKED(mt_unlocked_copyManyAsync(dsts, srcs, sizes, n, s));
 }
 void finalize() { LOCKED(mt_unlocked_finalize()); }
 tempi_result ipcGetHandle(const void *devicePtr, unsigned char handle[kIpcHandleBytes],

@@ -199,6 +199,12 @@ tempi_result copyAsync(void *dst, const void *src, size_t bytes, Stream) {
   memmove(dst, src, bytes);
   return TEMPI_SUCCESS;
 }
+tempi_result copyManyAsync(void *const *dsts, const void *const *srcs, const size_t *sizes,
+                           size_t n, Stream s) {
+  for (size_t i = 0; i < n; ++i)
+    if (tempi_result r = copyAsync(dsts[i], srcs[i], sizes[i], s); r != TEMPI_SUCCESS) return r;
+  return TEMPI_SUCCESS;
+}
 void finalize() {}
 Counters counters() { return Counters{uint64_t(launches), 0, 0, 0}; }
 void setPoolLimit(size_t) {} // the fake device memory is not pooled

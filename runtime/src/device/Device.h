@@ -96,6 +96,12 @@ void *allocPinned(size_t bytes, bool mapped); ///< pinned host memory, mapped fo
 void freePinned(void *p);
 void *mappedDevicePointer(void *pinnedHost);  ///< the device alias of mapped pinned memory
 tempi_result copyAsync(void *dst, const void *src, size_t bytes, Stream s); ///< any direction
+/// n independent copies (no destination overlaps another copy) enqueued with one call: CUDA's
+/// batched copy (cudaMemcpyBatchAsync), one cudaMemcpyAsync each where the driver lacks it. They
+/// are ordered after earlier work on the stream and before later work, in any order among
+/// themselves.
+tempi_result copyManyAsync(void *const *dsts, const void *const *srcs, const size_t *sizes,
+                           size_t n, Stream s);
 void finalize();
 
 /// CUDA IPC for ranks on one node (handles are plain bytes, exchanged over MPI by the host side).

@@ -35,6 +35,9 @@ void *allocPinned(size_t, bool) { return nullptr; }
 void freePinned(void *) {}
 void *mappedDevicePointer(void *) { return nullptr; }
 tempi_result copyAsync(void *, const void *, size_t, Stream) { return TEMPI_ERR_UNSUPPORTED; }
+tempi_result copyManyAsync(void *const *, const void *const *, const size_t *, size_t, Stream) {
+  return TEMPI_ERR_UNSUPPORTED;
+}
 void finalize() {}
 Counters counters() { return {}; }
 void setPoolLimit(size_t) {}

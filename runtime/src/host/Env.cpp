@@ -42,6 +42,9 @@ const std::vector<EnvVar> &allEnvVars() {
       {"TEMPI_NO_TYPE_CACHE", "0", "0|1",
        "1: no datatype plans (neither at MPI_Type_commit nor from rewritten calls' static "
        "plans); device buffers take the slow but always-correct mirror path (for debugging)."},
+      {"TEMPI_COPY_BATCH", "1", "0|1",
+       "1: the staging copies of requests completed together go to CUDA in one batched call "
+       "(cudaMemcpyBatchAsync); 0: one cudaMemcpyAsync per copy (for comparison)."},
   };
   return vars;
 }
@@ -92,6 +95,8 @@ Settings parseSettings(const std::function<const char *(const char *)> &get,
   if (const char *v = get("TEMPI_DISABLE")) s.disable = parseBool("TEMPI_DISABLE", v, false, warnings);
   if (const char *v = get("TEMPI_NO_TYPE_CACHE"))
     s.noTypeCache = parseBool("TEMPI_NO_TYPE_CACHE", v, false, warnings);
+  if (const char *v = get("TEMPI_COPY_BATCH"))
+    s.copyBatch = parseBool("TEMPI_COPY_BATCH", v, true, warnings);
   if (const char *v = get("TEMPI_METHOD")) {
     bool found = false;
     for (Method m : {Method::Auto, Method::Staged, Method::OneShot, Method::Device, Method::Ipc})

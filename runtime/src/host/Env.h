@@ -37,6 +37,7 @@ struct Settings {
   uint64_t poolBytes = uint64_t(1) << 30; ///< TEMPI_POOL_BYTES: cap per pool (device, pinned)
   std::string cacheDir;                   ///< TEMPI_CACHE_DIR ("" = ~/.cache/tempi)
   bool noTypeCache = false;               ///< TEMPI_NO_TYPE_CACHE: no commit-time plans
+  bool copyBatch = true;                  ///< TEMPI_COPY_BATCH: one batched call per copy list
 };
 
 /// Parses the variables through `get` (nullptr = unset); problems go to `warnings`.
