@@ -159,7 +159,8 @@ bool deviceData(const void *buf, MPI_Count count, MPI_Datatype type) {
 
 TypePlanPtr planFor(MPI_Datatype type, const tempi_static_plan *sp) {
   TypePlanPtr cached = typecache::lookup(type);
-  if (!sp || settings().noTypeCache) return cached;
+  // A static plan describes the type-map order; an MPI that packs otherwise gets the mirror.
+  if (!sp || settings().noTypeCache || cached->orderDiffers) return cached;
   std::lock_guard<std::mutex> lock(staticMutex);
   auto it = staticPlans.find(sp);
   if (it != staticPlans.end()) return it->second ? it->second : cached;

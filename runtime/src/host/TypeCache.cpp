@@ -5,6 +5,7 @@
 #include "Env.h"
 #include "Handles.h"
 #include "DecodeAdapter.h"
+#include "PackProbe.h"
 #include "passes/PassRegistry.h"
 #include "passes/TextForm.h"
 
@@ -54,7 +55,7 @@ namespace {
 std::shared_mutex mutex;
 std::unordered_map<uint64_t, TypePlanPtr> plans;
 
-TypePlanPtr mirror(const TypePlan &layout, std::string why) {
+TypePlanPtr mirror(const TypePlan &layout, std::string why, bool orderDiffers = false) {
   auto p = std::make_shared<TypePlan>();
   p->kind = TypePlan::Kind::Mirror;
   p->size = layout.size;
@@ -63,7 +64,28 @@ TypePlanPtr mirror(const TypePlan &layout, std::string why) {
   p->trueLb = layout.trueLb;
   p->trueExtent = layout.trueExtent;
   p->why = std::move(why);
+  p->orderDiffers = orderDiffers;
   return p;
+}
+} // namespace
+
+namespace {
+/// The plan, or the mirror when the MPI packs the type in another order (PackProbe.h).
+TypePlanPtr checkedOrder(MPI_Datatype type, TypePlanPtr plan, const TypePlan &layout,
+                         const TypeExpr &expr) {
+  if (!orderWorthProbing(*plan)) return plan;
+  switch (probePackOrder(type, *plan)) {
+  case ProbeResult::Agrees: return plan;
+  case ProbeResult::NotProbed:
+    TEMPI_LOG(Debug, "pack order of %s not probed (span %lld bytes)", printExpr(expr).c_str(),
+              (long long)plan->trueExtent);
+    return plan;
+  case ProbeResult::Differs: break;
+  }
+  TEMPI_LOG(Info, "the MPI packs %s in another byte order than TEMPI's plan; the type takes the "
+                  "mirror path (the MPI packs it)",
+            printExpr(expr).c_str());
+  return mirror(layout, "the MPI packs it in another order", true);
 }
 } // namespace
 
@@ -110,7 +132,7 @@ TypePlanPtr buildPlan(MPI_Datatype type) {
   if (std::optional<StridedBlock> sb = toStridedBlock(*canon)) {
     TypePlanPtr p = planFromStrided(*sb, tlb, textent);
     TEMPI_LOG(Debug, "planned %s as %s", printExpr(**expr).c_str(), printStrided(*sb).c_str());
-    return p;
+    return checkedOrder(type, std::move(p), layout, **expr);
   }
   auto p = std::make_shared<TypePlan>();
   p->kind = TypePlan::Kind::Blocks;
@@ -126,7 +148,7 @@ TypePlanPtr buildPlan(MPI_Datatype type) {
   p->blocks.extent = extent;
   p->blocks.size = size;
   TEMPI_LOG(Debug, "planned %s as %zu blocks", printExpr(**expr).c_str(), p->blocks.offsets.size());
-  return p;
+  return checkedOrder(type, std::move(p), layout, **expr);
 }
 
 void onCommit(MPI_Datatype type) {

@@ -31,6 +31,7 @@ struct TypePlan {
   int64_t size = 0, extent = 0, lb = 0, trueLb = 0, trueExtent = 0; ///< as the MPI reports them
   bool contiguous = false;         ///< one dense run per element and extent == size: a plain copy
   std::string why;                 ///< for Mirror: why there is no plan (logged at debug)
+  bool orderDiffers = false;       ///< Mirror because the MPI packs in another order (PackProbe.h)
 
   ~TypePlan();
   /// Uploads the block list once (Blocks only); TEMPI_SUCCESS when already there.
