@@ -138,6 +138,8 @@ def halo(raw, out):
     rows = []
     for p in sorted(glob.glob(os.path.join(raw, "halo-*.txt"))):
         base = os.path.basename(p)[:-4]
+        if base.startswith("halo-ctv-"):
+            continue  # halo_variants()
         m = base.rsplit("-", 1)[-1]
         tier = ("baseline" if base.startswith("halo-baselines") else
                 "compile-time" if base.startswith("halo-ct") else "runtime")
@@ -178,6 +180,34 @@ def halo(raw, out):
         print(f"  WRONG CELLS in {len(wrong)} halo rows")
 
 
+def halo_variants(raw, out):
+    """The compile-time tier's Isend/Irecv exchange with one runtime setting changed per run
+    (gpu-check's halo-ctv-<variant>-<N>-<mpi> files), next to its default run (halo-ct-<N>-<mpi>)."""
+    rows = []
+    for p in sorted(glob.glob(os.path.join(raw, "halo-ctv-*.txt")) + glob.glob(os.path.join(raw, "halo-ct-*.txt"))):
+        base = os.path.basename(p)[:-4]
+        parts = base.split("-")
+        m, n = parts[-1], parts[-2]
+        variant = "-".join(parts[2:-2]) if parts[1] == "ctv" else "default"
+        for r in kv_lines(p, "halo3d"):
+            if r.get("variant") == "isend-fixed":
+                rows.append(dict(mpi=m, n=n, setting=variant, median_ms=r["median_ms"], wrong=r["wrong"]))
+    if not any(r["setting"] != "default" for r in rows):
+        return
+    write_csv(os.path.join(out, "halo-variants.csv"), rows, ["mpi", "n", "setting", "median_ms", "wrong"])
+    settings = ["default"] + sorted({r["setting"] for r in rows} - {"default"})
+    print("compile-time tier, Isend/Irecv exchange, one runtime setting changed (median ms; "
+          "default = batched copies, model's method):")
+    print(f"  {'mpi':10s} {'grid':>5s} " + " ".join(f"{s:>10s}" for s in settings))
+    for k in sorted({(r["mpi"], r["n"]) for r in rows}, key=lambda k: (k[0], int(k[1]))):
+        cells = []
+        for st in settings:
+            v = [r for r in rows if (r["mpi"], r["n"], r["setting"]) == (*k, st)]
+            cells.append(f"{'-':>10s}" if not v else f"{'WRONG':>10s}" if v[0]["wrong"] != "0"
+                         else f"{num(v[0]['median_ms']):10.3f}")
+        print(f"  {k[0]:10s} {k[1]:>5s} " + " ".join(cells))
+
+
 def commit(raw, out):
     rows = []
     for p in sorted(glob.glob(os.path.join(raw, "commit-*.txt"))):
@@ -206,7 +236,7 @@ def main():
         sys.exit("usage: summarize.py RAW_DIR OUT_DIR")
     raw, out = sys.argv[1:]
     os.makedirs(out, exist_ok=True)
-    for f in (pack, pingpong, halo, commit):
+    for f in (pack, pingpong, halo, halo_variants, commit):
         try:
             f(raw, out)
         except Exception as e:  # one broken table must not hide the others
