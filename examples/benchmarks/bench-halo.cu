@@ -7,6 +7,10 @@
 ///   memcpy3d  one cudaMemcpy3DAsync per face and quantity into pinned host memory (208 each way)
 ///   ideal     the same bytes as one contiguous device buffer: one copy to the host, the 26
 ///             contiguous messages, one copy back; no packing (not a halo exchange: unchecked)
+///   fused-per-q, ideal-per-q
+///             the same with one message per face and quantity (208 each way), the message
+///             pattern of halo3d's Isend/Irecv variant: what that program costs with perfect
+///             packing, since no runtime may merge a program's messages
 /// The MPIs here are not CUDA-aware, so every variant stages through pinned host memory.
 /// The runtime and compile-time tiers are examples/halo3d built with libtempi / tempi-cc.
 ///
@@ -74,19 +78,31 @@ struct Staging {
   long long total; // elements
 };
 
-/// The 26 contiguous host messages: face i goes to nbr[i] (tag i); the halo on side i comes from
-/// nbr[i], which sent its face toward -dir[i] (tag opp).
-static void host_exchange(const struct halo *h, Staging &s) {
-  MPI_Request req[2 * HALO_NDIRS];
+/// The contiguous host messages: face i goes to nbr[i]; the halo on side i comes from nbr[i],
+/// which sent its face toward -dir[i] (opp). One message per face (26, tag i), or with perQ one
+/// per face and quantity (208, tag i * Q + q; quantity q is the q-th Q-th of the face's part).
+static void host_exchange(const struct halo *h, Staging &s, bool perQ) {
+  const int parts = perQ ? HALO_Q : 1;
+  std::vector<MPI_Request> req;
+  req.reserve(2 * HALO_NDIRS * parts);
   for (int i = 0; i < HALO_NDIRS; ++i) {
     int opp = HALO_NDIRS - 1 - i;
-    MPI_Irecv(s.hrecv + s.fr.off[i], (int)(s.fr.off[i + 1] - s.fr.off[i]), MPI_DOUBLE, h->nbr[i],
-              opp, h->cart, &req[i]);
+    long long n = (s.fr.off[i + 1] - s.fr.off[i]) / parts;
+    for (int q = 0; q < parts; ++q) {
+      req.emplace_back();
+      MPI_Irecv(s.hrecv + s.fr.off[i] + q * n, (int)n, MPI_DOUBLE, h->nbr[i], opp * parts + q,
+                h->cart, &req.back());
+    }
   }
-  for (int i = 0; i < HALO_NDIRS; ++i)
-    MPI_Isend(s.hsend + s.fs.off[i], (int)(s.fs.off[i + 1] - s.fs.off[i]), MPI_DOUBLE, h->nbr[i], i,
-              h->cart, &req[HALO_NDIRS + i]);
-  MPI_Waitall(2 * HALO_NDIRS, req, MPI_STATUSES_IGNORE);
+  for (int i = 0; i < HALO_NDIRS; ++i) {
+    long long n = (s.fs.off[i + 1] - s.fs.off[i]) / parts;
+    for (int q = 0; q < parts; ++q) {
+      req.emplace_back();
+      MPI_Isend(s.hsend + s.fs.off[i] + q * n, (int)n, MPI_DOUBLE, h->nbr[i], i * parts + q,
+                h->cart, &req.back());
+    }
+  }
+  MPI_Waitall((int)req.size(), req.data(), MPI_STATUSES_IGNORE);
 }
 
 static void copy3d(const struct halo *h, double *host_packed, const Faces &f, int i, int q,
@@ -118,17 +134,19 @@ static long run(struct halo *h, const char *variant, int iters, int warmup) {
   CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
   std::vector<double> times(iters);
   long wrong = 0;
-  bool ideal = !strcmp(variant, "ideal");
+  const bool perQ = !strcmp(variant, "fused-per-q") || !strcmp(variant, "ideal-per-q");
+  const bool ideal = !strcmp(variant, "ideal") || !strcmp(variant, "ideal-per-q");
+  const bool fused = !strcmp(variant, "fused") || !strcmp(variant, "fused-per-q");
   int wy = h->n[1] + 2 * HALO_R;
   dim3 grid(64, HALO_NDIRS);
   for (int it = -warmup; it < iters; ++it) {
     halo_prepare(h, it + warmup);
     double t0 = halo_clock_start(h);
-    if (!strcmp(variant, "fused") || ideal) {
+    if (fused || ideal) {
       if (!ideal) faces_kernel<true><<<grid, 256, 0, st>>>(h->base, s.dsend, s.fs, h->slab, h->px, wy);
       CK(cudaMemcpyAsync(s.hsend, s.dsend, bytes, cudaMemcpyDeviceToHost, st));
       CK(cudaStreamSynchronize(st));
-      host_exchange(h, s);
+      host_exchange(h, s, perQ);
       CK(cudaMemcpyAsync(s.drecv, s.hrecv, bytes, cudaMemcpyHostToDevice, st));
       if (!ideal) faces_kernel<false><<<grid, 256, 0, st>>>(h->base, s.drecv, s.fr, h->slab, h->px, wy);
       CK(cudaStreamSynchronize(st));
@@ -136,7 +154,7 @@ static long run(struct halo *h, const char *variant, int iters, int warmup) {
       for (int i = 0; i < HALO_NDIRS; ++i)
         for (int q = 0; q < HALO_Q; ++q) copy3d(h, s.hsend, s.fs, i, q, true, st);
       CK(cudaStreamSynchronize(st));
-      host_exchange(h, s);
+      host_exchange(h, s, false);
       for (int i = 0; i < HALO_NDIRS; ++i)
         for (int q = 0; q < HALO_Q; ++q) copy3d(h, s.hrecv, s.fr, i, q, false, st);
       CK(cudaStreamSynchronize(st));
@@ -180,7 +198,8 @@ int main(int argc, char **argv) {
     struct halo h;
     int dims[3] = {n, n, n};
     if (halo_init(&h, dims, 1, 0)) MPI_Abort(MPI_COMM_WORLD, 1);
-    for (const char *v : {"ideal", "fused", "memcpy3d"}) wrong += run(&h, v, iters, warmup);
+    for (const char *v : {"ideal", "ideal-per-q", "fused", "fused-per-q", "memcpy3d"})
+      wrong += run(&h, v, iters, warmup);
     halo_free(&h);
   }
   MPI_Finalize();

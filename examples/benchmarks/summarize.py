@@ -155,12 +155,17 @@ def halo(raw, out):
     print("halo exchange on device buffers (median ms per exchange, slowest rank; ct = compile-time tier):")
     names = [("runtime", "isend"), ("runtime", "alltoallw"), ("runtime", "isend-fixed"),
              ("compile-time", "isend-fixed"), ("compile-time", "alltoallw-fixed"),
-             ("baseline", "fused"), ("baseline", "memcpy3d"), ("baseline", "ideal")]
+             ("baseline", "fused"), ("baseline", "fused-per-q"), ("baseline", "memcpy3d"),
+             ("baseline", "ideal"), ("baseline", "ideal-per-q")]
     short = {("runtime", "isend"): "rt-isend", ("runtime", "alltoallw"): "rt-a2aw",
              ("runtime", "isend-fixed"): "rt-fixed", ("compile-time", "isend-fixed"): "ct-isend",
              ("compile-time", "alltoallw-fixed"): "ct-a2aw", ("baseline", "fused"): "fused",
-             ("baseline", "memcpy3d"): "memcpy3d", ("baseline", "ideal"): "ideal"}
-    print(f"  {'mpi':8s} {'grid':12s} " + " ".join(f"{short[n]:>9s}" for n in names) + f" {'rt/ct':>6s} {'ct/ideal':>8s}")
+             ("baseline", "fused-per-q"): "fused/q", ("baseline", "memcpy3d"): "memcpy3d",
+             ("baseline", "ideal"): "ideal", ("baseline", "ideal-per-q"): "ideal/q"}
+    print("  (/q: the same baseline with the Isend variant's 208 messages each way, one per face and quantity)")
+    ratios = ["rt/ct", "ct/ideal", "ct/ideal/q", "ct/fused/q", "a2aw/fused"]
+    print(f"  {'mpi':9s} {'grid':12s} " + " ".join(f"{short[n]:>9s}" for n in names) + " " +
+          " ".join(f"{r:>10s}" for r in ratios))
     for k in sorted({(r["mpi"], r["grid"]) for r in rows}, key=lambda k: (k[0], int(k[1].split("x")[0]))):
         t = {}
         for r in rows:
@@ -169,12 +174,13 @@ def halo(raw, out):
                     continue
                 t[(r["tier"], r["variant"])] = (num(r["median_ms"]), r["wrong"])
         f = lambda n: (f"{t[n][0]:9.3f}" if t[n][1] == "0" else f"{'WRONG':>9s}") if n in t else f"{'-':>9s}"
-        rt = t.get(("runtime", "isend"), (None,))[0]
-        ct = t.get(("compile-time", "isend-fixed"), (None,))[0]
-        ideal = t.get(("baseline", "ideal"), (None,))[0]
-        r1 = f"{rt / ct:6.2f}" if rt and ct else f"{'-':>6s}"
-        r2 = f"{ct / ideal:8.2f}" if ct and ideal else f"{'-':>8s}"
-        print(f"  {k[0]:8s} {k[1]:12s} " + " ".join(f(n) for n in names) + f" {r1} {r2}")
+        g = lambda tier, v: t.get((tier, v), (None,))[0]
+        ct, cta = g("compile-time", "isend-fixed"), g("compile-time", "alltoallw-fixed")
+        pairs = [(g("runtime", "isend"), ct), (ct, g("baseline", "ideal")),
+                 (ct, g("baseline", "ideal-per-q")), (ct, g("baseline", "fused-per-q")),
+                 (cta, g("baseline", "fused"))]
+        cells = [f"{a / b:10.2f}" if a and b else f"{'-':>10s}" for a, b in pairs]
+        print(f"  {k[0]:9s} {k[1]:12s} " + " ".join(f(n) for n in names) + " " + " ".join(cells))
     wrong = [r for r in rows if r.get("wrong") != "0"]
     if wrong:
         print(f"  WRONG CELLS in {len(wrong)} halo rows")
