@@ -89,7 +89,7 @@ TypePlanPtr checkedOrder(MPI_Datatype type, TypePlanPtr plan, const TypePlan &la
 }
 } // namespace
 
-TypePlanPtr buildPlan(MPI_Datatype type) {
+TypePlanPtr buildPlan(MPI_Datatype type, bool probeOrder) {
   TypePlan layout;
   MPI_Count size = 0, lb = 0, extent = 0, tlb = 0, textent = 0;
   if (PMPI_Type_size_x(type, &size) != MPI_SUCCESS ||
@@ -132,7 +132,7 @@ TypePlanPtr buildPlan(MPI_Datatype type) {
   if (std::optional<StridedBlock> sb = toStridedBlock(*canon)) {
     TypePlanPtr p = planFromStrided(*sb, tlb, textent);
     TEMPI_LOG(Debug, "planned %s as %s", printExpr(**expr).c_str(), printStrided(*sb).c_str());
-    return checkedOrder(type, std::move(p), layout, **expr);
+    return probeOrder ? checkedOrder(type, std::move(p), layout, **expr) : p;
   }
   auto p = std::make_shared<TypePlan>();
   p->kind = TypePlan::Kind::Blocks;
@@ -148,11 +148,11 @@ TypePlanPtr buildPlan(MPI_Datatype type) {
   p->blocks.extent = extent;
   p->blocks.size = size;
   TEMPI_LOG(Debug, "planned %s as %zu blocks", printExpr(**expr).c_str(), p->blocks.offsets.size());
-  return checkedOrder(type, std::move(p), layout, **expr);
+  return probeOrder ? checkedOrder(type, std::move(p), layout, **expr) : p;
 }
 
 void onCommit(MPI_Datatype type) {
-  TypePlanPtr p = buildPlan(type);
+  TypePlanPtr p = buildPlan(type, /*probeOrder=*/true);
   std::unique_lock<std::shared_mutex> lock(mutex);
   plans[handleKey(type)] = std::move(p);
 }

@@ -23,7 +23,10 @@ void onDup(MPI_Datatype oldType, MPI_Datatype newType); ///< after a successful 
 TypePlanPtr lookup(MPI_Datatype type);            ///< plans on a miss; never null
 /// The cached plan, or null (a named type not used yet, or a handle never committed: invalid).
 TypePlanPtr find(MPI_Datatype type);
-TypePlanPtr buildPlan(MPI_Datatype type);         ///< uncached (tests, and the miss path)
+/// Uncached (tests, and the miss path). probeOrder: check the plan's pack order against the MPI's
+/// (PackProbe.h); only for committed types: Open MPI's MPI_Pack_size crashes on an uncommitted
+/// one, which is what a dup of an uncommitted type or a miss on an erroneous handle gives.
+TypePlanPtr buildPlan(MPI_Datatype type, bool probeOrder = false);
 size_t cachedCount();
 void clear();                                     ///< at MPI_Finalize
 
