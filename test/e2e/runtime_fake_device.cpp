@@ -206,7 +206,7 @@ tempi_result copyManyAsync(void *const *dsts, const void *const *srcs, const siz
   return TEMPI_SUCCESS;
 }
 void finalize() {}
-Counters counters() { return Counters{uint64_t(launches), 0, 0, 0}; }
+Counters counters() { return Counters{uint64_t(launches), 0, 0, 0, 0, 0, 0}; }
 void setPoolLimit(size_t) {} // the fake device memory is not pooled
 
 tempi_result ipcGetHandle(const void *, unsigned char[kIpcHandleBytes], int64_t *) {

@@ -83,6 +83,9 @@ struct Counters {
   uint64_t fusedLaunches = 0;   ///< launches of the fused kernel
   uint64_t fusedJobs = 0;       ///< jobs those fused launches covered
   uint64_t synchronizations = 0;
+  uint64_t syncMicros = 0;      ///< wall time the host spent in those synchronizations
+  uint64_t copyCalls = 0;       ///< copy calls made to CUDA (a batched call counts once)
+  uint64_t copies = 0;          ///< copies those calls made
 };
 Counters counters();
 

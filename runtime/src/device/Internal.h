@@ -9,7 +9,8 @@ namespace tempi::device::internal {
 
 /// The counters behind device::counters(), bumped where the work is enqueued.
 struct AtomicCounters {
-  std::atomic<uint64_t> launches{0}, fusedLaunches{0}, fusedJobs{0}, synchronizations{0};
+  std::atomic<uint64_t> launches{0}, fusedLaunches{0}, fusedJobs{0}, synchronizations{0},
+      syncMicros{0}, copyCalls{0}, copies{0};
 };
 AtomicCounters &counters();
 inline void bump(std::atomic<uint64_t> &c, uint64_t n = 1) { c.fetch_add(n, std::memory_order_relaxed); }

@@ -13,6 +13,7 @@
 #include <cuda_runtime.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <mutex>
 #include <vector>
@@ -59,16 +60,21 @@ internal::AtomicCounters &internal::counters() {
 
 Counters counters() {
   const internal::AtomicCounters &c = internal::counters();
-  return Counters{c.launches.load(std::memory_order_relaxed),
-                  c.fusedLaunches.load(std::memory_order_relaxed),
-                  c.fusedJobs.load(std::memory_order_relaxed),
-                  c.synchronizations.load(std::memory_order_relaxed)};
+  auto get = [](const std::atomic<uint64_t> &a) { return a.load(std::memory_order_relaxed); };
+  return Counters{get(c.launches),   get(c.fusedLaunches), get(c.fusedJobs), get(c.synchronizations),
+                  get(c.syncMicros), get(c.copyCalls),     get(c.copies)};
 }
 
 tempi_result synchronize(Stream s) {
   if (!available()) return TEMPI_ERR_UNSUPPORTED;
   internal::bump(internal::counters().synchronizations);
-  TEMPI_CUDA_CHECK(cudaStreamSynchronize(static_cast<cudaStream_t>(s)));
+  const auto t0 = std::chrono::steady_clock::now();
+  const cudaError_t e = cudaStreamSynchronize(static_cast<cudaStream_t>(s));
+  internal::bump(internal::counters().syncMicros,
+                 uint64_t(std::chrono::duration_cast<std::chrono::microseconds>(
+                              std::chrono::steady_clock::now() - t0)
+                              .count()));
+  TEMPI_CUDA_CHECK(e);
   return TEMPI_SUCCESS;
 }
 
@@ -76,6 +82,8 @@ tempi_result copyAsync(void *dst, const void *src, size_t bytes, Stream s) {
   if (!available()) return TEMPI_ERR_UNSUPPORTED;
   if (bytes == 0) return TEMPI_SUCCESS;
   if (!dst || !src) return TEMPI_ERR_INVALID_ARG;
+  internal::bump(internal::counters().copyCalls);
+  internal::bump(internal::counters().copies);
   TEMPI_CUDA_CHECK(
       cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, static_cast<cudaStream_t>(s)));
   return TEMPI_SUCCESS;
@@ -93,7 +101,11 @@ tempi_result copyManyAsync(void *const *dsts, const void *const *srcs, const siz
     size_t firstIndex = 0;
     const cudaError_t e = cudaMemcpyBatchAsync(dsts, srcs, sizes, n, &attr, &firstIndex, 1,
                                                static_cast<cudaStream_t>(s));
-    if (e == cudaSuccess) return TEMPI_SUCCESS;
+    if (e == cudaSuccess) {
+      internal::bump(internal::counters().copyCalls);
+      internal::bump(internal::counters().copies, n);
+      return TEMPI_SUCCESS;
+    }
     (void)cudaGetLastError();
     // A driver without it (or that refuses these pointers): one copy each from now on, which
     // also reports a real error through copyAsync.

@@ -57,9 +57,10 @@ void onFinalize() {
   if (gActive) {
     const device::Counters c = device::counters();
     TEMPI_LOG(Info, "device work: %llu kernel launches (%llu fused, covering %llu packs/unpacks), "
-                    "%llu synchronizations",
+                    "%llu synchronizations (%.3f ms waited), %llu copies in %llu calls",
               (unsigned long long)c.launches, (unsigned long long)c.fusedLaunches,
-              (unsigned long long)c.fusedJobs, (unsigned long long)c.synchronizations);
+              (unsigned long long)c.fusedJobs, (unsigned long long)c.synchronizations,
+              c.syncMicros / 1e3, (unsigned long long)c.copies, (unsigned long long)c.copyCalls);
   }
   typecache::clear();
   clearStaticPlans();
