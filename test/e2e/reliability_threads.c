@@ -142,11 +142,11 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rel_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &rel_size);
   if (argc > 1) iters = atoi(argv[1]);
-  /* Known bug 4 (docs/reliability.md "Findings"): libtempi's request table is keyed by the MPI's
-   * request handle and looked up after PMPI_Wait* has freed it; another thread may get the same
-   * handle for its own device request in between, and the two are mixed up (a receive never
-   * unpacked, staging leaked). RELIABILITY_SKIP_KNOWN=1: the nonblocking iterations use host
-   * buffers only (the device-buffer request table is then not used by several threads). */
+  /* Finding 4 (docs/reliability.md "Findings", fixed 2026-11-25): libtempi's request table was
+   * keyed by the MPI's request handle and looked up after PMPI_Wait* had freed it; another
+   * thread could get the same handle for its own device request in between, and the two were
+   * mixed up. RELIABILITY_SKIP_KNOWN=1 still makes the nonblocking iterations use host buffers
+   * only (the device-buffer request table is then not used by several threads). */
   const char *sk = getenv("RELIABILITY_SKIP_KNOWN");
   skipKnown = sk && *sk == '1';
   if (provided != MPI_THREAD_MULTIPLE || rel_size % 2) {

@@ -22,34 +22,92 @@ std::atomic<size_t> live{0}; // table.size() + detached.size()
 
 void updateLive() { live.store(table.size() + detached.size(), std::memory_order_relaxed); }
 
-bool owns(uint64_t key) {
-  std::lock_guard<std::mutex> lock(mutex);
-  return table.count(key) != 0;
-}
+/// The ops of the requests one Wait/Test call is given, taken out of the table BEFORE the MPI call
+/// that may complete them: completing a one-shot request frees its handle, and under
+/// MPI_THREAD_MULTIPLE another thread's new request may get the same handle value (and register
+/// its own op under it) before this thread could look the old op up again (finding 4 of
+/// docs/reliability.md). Persistent ops stay in the table: their handles live until
+/// MPI_Request_free. Ops not taken by a completion go back into the table when the claim ends:
+/// their requests did not complete, so their handles were not freed.
+class Claim {
+public:
+  /// False when no request is TEMPI's (the caller then just calls the MPI).
+  bool take(int count, const MPI_Request reqs[]) {
+    keys_.resize(count);
+    ours_.assign(count, 0);
+    owned_.clear();
+    owned_.resize(count);
+    bool any = false;
+    std::lock_guard<std::mutex> lock(mutex);
+    for (int i = 0; i < count; ++i) {
+      keys_[i] = handleKey(reqs[i]);
+      if (reqs[i] == MPI_REQUEST_NULL) continue;
+      auto it = table.find(keys_[i]);
+      if (it == table.end()) continue;
+      ours_[i] = any = true;
+      if (!it->second->persistent) {
+        owned_[i] = std::move(it->second);
+        table.erase(it);
+      }
+    }
+    updateLive();
+    return any;
+  }
+  bool ours(int i) const { return ours_[i]; }
+  uint64_t key(int i) const { return keys_[i]; }
+  /// The one-shot op of request i (null for a persistent one), now the caller's.
+  std::unique_ptr<PendingOp> release(int i) { return std::move(owned_[i]); }
 
-/// Completion of requests the MPI reported done, in two steps: add() takes each op out of the
-/// table and enqueues its unpack into one batch; finish() runs the batch (one synchronization for
-/// all of them), releases the staging and reports the first error.
+  ~Claim() {
+    std::lock_guard<std::mutex> lock(mutex);
+    for (size_t i = 0; i < owned_.size(); ++i) {
+      if (!owned_[i]) continue;
+      auto [it, inserted] = table.try_emplace(keys_[i], nullptr);
+      if (!inserted && it->second) { // cannot happen: the handle was never freed
+        TEMPI_LOG(Warn, "a pending device-buffer request's handle was taken meanwhile; releasing "
+                        "its staging");
+        releaseWire(owned_[i]->wire);
+        continue;
+      }
+      it->second = std::move(owned_[i]);
+    }
+    updateLive();
+  }
+
+private:
+  std::vector<uint64_t> keys_;
+  std::vector<char> ours_;
+  std::vector<std::unique_ptr<PendingOp>> owned_;
+};
+
+/// Completion of requests the MPI reported done, in two steps: add() takes each op (out of its
+/// Claim, or from the table for a persistent one) and enqueues its unpack into one batch;
+/// finish() runs the batch (one synchronization for all of them), releases the staging and
+/// reports the first error.
 class Completions {
 public:
-  /// `handle`: the program's request slot, so that a stand-in's persistent request is freed.
-  /// `arrived`: false when the MPI reported an error for this request (a truncated or failed
-  /// receive): nothing is unpacked, as the MPI wrote nothing the status could vouch for.
-  void add(uint64_t key, MPI_Status &status, MPI_Request *handle, bool arrived = true) {
+  /// Request i of `claim`. `handle`: the program's request slot, so that a stand-in's persistent
+  /// request is freed. `arrived`: false when the MPI reported an error for this request (a
+  /// truncated or failed receive): nothing is unpacked, as the MPI wrote nothing the status could
+  /// vouch for.
+  void add(Claim &claim, int i, MPI_Status &status, MPI_Request *handle, bool arrived = true) {
     Item item;
-    {
+    item.owned = claim.release(i);
+    if (item.owned) {
+      item.op = item.owned.get();
+    } else {
       std::lock_guard<std::mutex> lock(mutex);
-      auto it = table.find(key);
+      auto it = table.find(claim.key(i));
       if (it == table.end()) return;
-      if (!it->second->active) return; // an inactive persistent request
-      if (it->second->persistent) {
-        item.op = it->second.get();
-      } else {
-        item.owned = std::move(it->second);
-        table.erase(it);
-        item.op = item.owned.get();
+      item.op = it->second.get();
+    }
+    if (!item.op->active) { // an inactive request: left as it is, in the table
+      if (item.owned) {
+        std::lock_guard<std::mutex> lock(mutex);
+        table[claim.key(i)] = std::move(item.owned);
         updateLive();
       }
+      return;
     }
     PendingOp &op = *item.op;
     item.comm = op.comm;
@@ -86,10 +144,10 @@ private:
   std::vector<Item> items_;
 };
 
-/// Finishes the op behind `key` after the MPI completed its request with `status`.
-int complete(uint64_t key, MPI_Status &status, MPI_Request *handle, bool arrived) {
+/// Finishes request i of `claim` after the MPI completed it with `status`.
+int complete(Claim &claim, int i, MPI_Status &status, MPI_Request *handle, bool arrived) {
   Completions c;
-  c.add(key, status, handle, arrived);
+  c.add(claim, i, status, handle, arrived);
   return c.finish();
 }
 
@@ -127,20 +185,6 @@ void progressDetached(bool block) {
   std::lock_guard<std::mutex> lock(mutex);
   for (auto &k : keep) detached.push_back(std::move(k));
   updateLive();
-}
-
-/// Keys of `count` requests and whether any is ours.
-bool snapshot(int count, const MPI_Request reqs[], std::vector<uint64_t> &keys,
-              std::vector<char> &ours) {
-  keys.resize(count);
-  ours.assign(count, 0);
-  bool anyOurs = false;
-  std::lock_guard<std::mutex> lock(mutex);
-  for (int i = 0; i < count; ++i) {
-    keys[i] = handleKey(reqs[i]);
-    if (reqs[i] != MPI_REQUEST_NULL && table.count(keys[i])) ours[i] = anyOurs = true;
-  }
-  return anyOurs;
 }
 
 int firstError(int rc, int more) { return rc != MPI_SUCCESS ? rc : more; }
@@ -197,37 +241,36 @@ int wait(MPI_Request *request, MPI_Status *status) {
   TEMPI_FLUSH_DEFERRED();
   if (!any()) return PMPI_Wait(request, status);
   progressDetached(false);
-  const uint64_t key = handleKey(*request);
-  if (*request == MPI_REQUEST_NULL || !owns(key)) return PMPI_Wait(request, status);
+  Claim claim;
+  if (!claim.take(1, request)) return PMPI_Wait(request, status);
   MPI_Status local;
   MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
   int rc = PMPI_Wait(request, st);
-  return firstError(rc, complete(key, *st, request, rc == MPI_SUCCESS));
+  return firstError(rc, complete(claim, 0, *st, request, rc == MPI_SUCCESS));
 }
 
 int test(MPI_Request *request, int *flag, MPI_Status *status) {
   TEMPI_FLUSH_DEFERRED();
   if (!any()) return PMPI_Test(request, flag, status);
   progressDetached(false);
-  const uint64_t key = handleKey(*request);
-  if (*request == MPI_REQUEST_NULL || !owns(key)) return PMPI_Test(request, flag, status);
+  Claim claim;
+  if (!claim.take(1, request)) return PMPI_Test(request, flag, status);
   MPI_Status local;
   MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
   int rc = PMPI_Test(request, flag, st);
   if (!*flag) return rc;
-  return firstError(rc, complete(key, *st, request, rc == MPI_SUCCESS));
+  return firstError(rc, complete(claim, 0, *st, request, rc == MPI_SUCCESS));
 }
 
 /// Finishes every request of a Waitall/Testall that completed, as one batch. With
 /// MPI_ERR_IN_STATUS, entries still pending (MPI_ERR_PENDING) are left alone.
-static int completeAll(int count, MPI_Request requests[], const std::vector<uint64_t> &keys,
-                       const std::vector<char> &ours, MPI_Status st[], int rc) {
+static int completeAll(int count, MPI_Request requests[], Claim &claim, MPI_Status st[], int rc) {
   Completions c;
   for (int i = 0; i < count; ++i) {
-    if (!ours[i]) continue;
+    if (!claim.ours(i)) continue;
     if (rc == MPI_ERR_IN_STATUS && st[i].MPI_ERROR == MPI_ERR_PENDING) continue;
     const bool arrived = rc == MPI_SUCCESS || (rc == MPI_ERR_IN_STATUS && st[i].MPI_ERROR == MPI_SUCCESS);
-    c.add(keys[i], st[i], &requests[i], arrived);
+    c.add(claim, i, st[i], &requests[i], arrived);
   }
   return firstError(rc, c.finish());
 }
@@ -236,9 +279,8 @@ int waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
   TEMPI_FLUSH_DEFERRED();
   if (!any()) return PMPI_Waitall(count, requests, statuses);
   progressDetached(false);
-  std::vector<uint64_t> keys;
-  std::vector<char> ours;
-  if (!snapshot(count, requests, keys, ours)) return PMPI_Waitall(count, requests, statuses);
+  Claim claim;
+  if (!claim.take(count, requests)) return PMPI_Waitall(count, requests, statuses);
   std::vector<MPI_Status> local;
   MPI_Status *st = statuses;
   if (statuses == MPI_STATUSES_IGNORE) {
@@ -246,16 +288,15 @@ int waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
     st = local.data();
   }
   int rc = PMPI_Waitall(count, requests, st);
-  return completeAll(count, requests, keys, ours, st, rc);
+  return completeAll(count, requests, claim, st, rc);
 }
 
 int testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[]) {
   TEMPI_FLUSH_DEFERRED();
   if (!any()) return PMPI_Testall(count, requests, flag, statuses);
   progressDetached(false);
-  std::vector<uint64_t> keys;
-  std::vector<char> ours;
-  if (!snapshot(count, requests, keys, ours)) return PMPI_Testall(count, requests, flag, statuses);
+  Claim claim;
+  if (!claim.take(count, requests)) return PMPI_Testall(count, requests, flag, statuses);
   std::vector<MPI_Status> local;
   MPI_Status *st = statuses;
   if (statuses == MPI_STATUSES_IGNORE) {
@@ -264,43 +305,39 @@ int testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
   }
   int rc = PMPI_Testall(count, requests, flag, st);
   if (!*flag) return rc;
-  return completeAll(count, requests, keys, ours, st, rc);
+  return completeAll(count, requests, claim, st, rc);
 }
 
 int waitany(int count, MPI_Request requests[], int *index, MPI_Status *status) {
   TEMPI_FLUSH_DEFERRED();
   if (!any()) return PMPI_Waitany(count, requests, index, status);
   progressDetached(false);
-  std::vector<uint64_t> keys;
-  std::vector<char> ours;
-  if (!snapshot(count, requests, keys, ours)) return PMPI_Waitany(count, requests, index, status);
+  Claim claim;
+  if (!claim.take(count, requests)) return PMPI_Waitany(count, requests, index, status);
   MPI_Status local;
   MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
   int rc = PMPI_Waitany(count, requests, index, st);
-  if (*index == MPI_UNDEFINED || !ours[*index]) return rc;
-  return firstError(rc, complete(keys[*index], *st, &requests[*index], rc == MPI_SUCCESS));
+  if (*index == MPI_UNDEFINED || !claim.ours(*index)) return rc;
+  return firstError(rc, complete(claim, *index, *st, &requests[*index], rc == MPI_SUCCESS));
 }
 
 int testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status) {
   TEMPI_FLUSH_DEFERRED();
   if (!any()) return PMPI_Testany(count, requests, index, flag, status);
   progressDetached(false);
-  std::vector<uint64_t> keys;
-  std::vector<char> ours;
-  if (!snapshot(count, requests, keys, ours))
-    return PMPI_Testany(count, requests, index, flag, status);
+  Claim claim;
+  if (!claim.take(count, requests)) return PMPI_Testany(count, requests, index, flag, status);
   MPI_Status local;
   MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
   int rc = PMPI_Testany(count, requests, index, flag, st);
-  if (!*flag || *index == MPI_UNDEFINED || !ours[*index]) return rc;
-  return firstError(rc, complete(keys[*index], *st, &requests[*index], rc == MPI_SUCCESS));
+  if (!*flag || *index == MPI_UNDEFINED || !claim.ours(*index)) return rc;
+  return firstError(rc, complete(claim, *index, *st, &requests[*index], rc == MPI_SUCCESS));
 }
 
 static int someCommon(bool isWait, int incount, MPI_Request requests[], int *outcount,
                       int indices[], MPI_Status statuses[]) {
-  std::vector<uint64_t> keys;
-  std::vector<char> ours;
-  if (!snapshot(incount, requests, keys, ours))
+  Claim claim;
+  if (!claim.take(incount, requests))
     return isWait ? PMPI_Waitsome(incount, requests, outcount, indices, statuses)
                   : PMPI_Testsome(incount, requests, outcount, indices, statuses);
   std::vector<MPI_Status> local;
@@ -315,10 +352,10 @@ static int someCommon(bool isWait, int incount, MPI_Request requests[], int *out
   Completions c;
   for (int k = 0; k < *outcount; ++k) {
     int i = indices[k];
-    if (!ours[i]) continue;
+    if (!claim.ours(i)) continue;
     if (rc == MPI_ERR_IN_STATUS && st[k].MPI_ERROR == MPI_ERR_PENDING) continue;
     const bool arrived = rc == MPI_SUCCESS || (rc == MPI_ERR_IN_STATUS && st[k].MPI_ERROR == MPI_SUCCESS);
-    c.add(keys[i], st[k], &requests[i], arrived);
+    c.add(claim, i, st[k], &requests[i], arrived);
   }
   return firstError(rc, c.finish());
 }
