@@ -8,6 +8,7 @@
 #include "Runtime.h"
 
 #include <atomic>
+#include <cstring>
 #include <mutex>
 #include <unordered_map>
 #include <vector>
@@ -163,6 +164,7 @@ void progressDetached(bool block) {
   std::vector<std::pair<MPI_Request, std::unique_ptr<PendingOp>>> keep;
   for (auto &[req, op] : mine) {
     MPI_Status st;
+    std::memset(&st, 0, sizeof st); // see cleared()
     int flag = 0;
     if (block) {
       PMPI_Wait(&req, &st);
@@ -189,6 +191,14 @@ void progressDetached(bool block) {
 
 int firstError(int rc, int more) { return rc != MPI_SUCCESS ? rc : more; }
 
+/// Zeroes statuses before the MPI fills them: for a nonblocking collective (a host-mirrored call's
+/// request) MPICH leaves the status as it was, and an uninitialized "cancelled" bit made
+/// completion skip the copy back of the result (runtime_host_mirror_device, flaky).
+MPI_Status *cleared(MPI_Status *st, int n = 1) {
+  std::memset(st, 0, sizeof(MPI_Status) * size_t(n));
+  return st;
+}
+
 } // namespace
 
 bool any() { return live.load(std::memory_order_relaxed) != 0; }
@@ -214,7 +224,7 @@ void add(MPI_Request request, std::unique_ptr<PendingOp> op) {
   if (!op->persistent && !op->standIn) {
     int done = 0;
     MPI_Status st;
-    st.MPI_ERROR = MPI_SUCCESS; // not every MPI sets it on success
+    cleared(&st); // not every MPI sets MPI_ERROR on success, nor anything for a collective
     if (PMPI_Request_get_status(request, &done, &st) == MPI_SUCCESS && done) {
       int cancelled = 0;
       PMPI_Test_cancelled(&st, &cancelled);
@@ -244,7 +254,7 @@ int wait(MPI_Request *request, MPI_Status *status) {
   Claim claim;
   if (!claim.take(1, request)) return PMPI_Wait(request, status);
   MPI_Status local;
-  MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
+  MPI_Status *st = cleared(status == MPI_STATUS_IGNORE ? &local : status);
   int rc = PMPI_Wait(request, st);
   return firstError(rc, complete(claim, 0, *st, request, rc == MPI_SUCCESS));
 }
@@ -256,7 +266,7 @@ int test(MPI_Request *request, int *flag, MPI_Status *status) {
   Claim claim;
   if (!claim.take(1, request)) return PMPI_Test(request, flag, status);
   MPI_Status local;
-  MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
+  MPI_Status *st = cleared(status == MPI_STATUS_IGNORE ? &local : status);
   int rc = PMPI_Test(request, flag, st);
   if (!*flag) return rc;
   return firstError(rc, complete(claim, 0, *st, request, rc == MPI_SUCCESS));
@@ -287,6 +297,7 @@ int waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
     local.resize(count);
     st = local.data();
   }
+  cleared(st, count);
   int rc = PMPI_Waitall(count, requests, st);
   return completeAll(count, requests, claim, st, rc);
 }
@@ -303,6 +314,7 @@ int testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
     local.resize(count);
     st = local.data();
   }
+  cleared(st, count);
   int rc = PMPI_Testall(count, requests, flag, st);
   if (!*flag) return rc;
   return completeAll(count, requests, claim, st, rc);
@@ -315,7 +327,7 @@ int waitany(int count, MPI_Request requests[], int *index, MPI_Status *status) {
   Claim claim;
   if (!claim.take(count, requests)) return PMPI_Waitany(count, requests, index, status);
   MPI_Status local;
-  MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
+  MPI_Status *st = cleared(status == MPI_STATUS_IGNORE ? &local : status);
   int rc = PMPI_Waitany(count, requests, index, st);
   if (*index == MPI_UNDEFINED || !claim.ours(*index)) return rc;
   return firstError(rc, complete(claim, *index, *st, &requests[*index], rc == MPI_SUCCESS));
@@ -328,7 +340,7 @@ int testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status
   Claim claim;
   if (!claim.take(count, requests)) return PMPI_Testany(count, requests, index, flag, status);
   MPI_Status local;
-  MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
+  MPI_Status *st = cleared(status == MPI_STATUS_IGNORE ? &local : status);
   int rc = PMPI_Testany(count, requests, index, flag, st);
   if (!*flag || *index == MPI_UNDEFINED || !claim.ours(*index)) return rc;
   return firstError(rc, complete(claim, *index, *st, &requests[*index], rc == MPI_SUCCESS));
@@ -346,6 +358,7 @@ static int someCommon(bool isWait, int incount, MPI_Request requests[], int *out
     local.resize(incount);
     st = local.data();
   }
+  cleared(st, incount);
   int rc = isWait ? PMPI_Waitsome(incount, requests, outcount, indices, st)
                   : PMPI_Testsome(incount, requests, outcount, indices, st);
   if (*outcount == MPI_UNDEFINED) return rc;
