@@ -203,7 +203,7 @@ def halo_variants(raw, out):
     write_csv(os.path.join(out, "halo-variants.csv"), rows, ["mpi", "n", "setting", "median_ms", "wrong"])
     settings = ["default"] + sorted({r["setting"] for r in rows} - {"default"})
     print("compile-time tier, Isend/Irecv exchange, one runtime setting changed (median ms; "
-          "default = batched copies, model's method):")
+          "default = burst arena, batched copies):")
     print(f"  {'mpi':10s} {'grid':>5s} " + " ".join(f"{s:>10s}" for s in settings))
     for k in sorted({(r["mpi"], r["n"]) for r in rows}, key=lambda k: (k[0], int(k[1]))):
         cells = []

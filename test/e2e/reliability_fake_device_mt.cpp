@@ -55,6 +55,7 @@
 #define fake_device_is_device mt_unlocked_fake_device_is_device
 #define fake_device_runtime_outstanding mt_unlocked_fake_device_runtime_outstanding
 #define fake_device_kernel_launches mt_unlocked_fake_device_kernel_launches
+#define fake_device_copies mt_unlocked_fake_device_copies
 #include "runtime_fake_device.cpp"
 #undef available
 #undef classify
@@ -87,6 +88,7 @@
 #undef fake_device_is_device
 #undef fake_device_runtime_outstanding
 #undef fake_device_kernel_launches
+#undef fake_device_copies
 
 namespace {
 std::recursive_mutex &lock() {
@@ -160,4 +162,5 @@ void fake_device_memcpy(void *dst, const void *src, size_t bytes) {
 int fake_device_is_device(const void *p) { LOCKED(mt_unlocked_fake_device_is_device(p)); }
 long fake_device_runtime_outstanding(void) { LOCKED(mt_unlocked_fake_device_runtime_outstanding()); }
 long fake_device_kernel_launches(void) { LOCKED(mt_unlocked_fake_device_kernel_launches()); }
+long fake_device_copies(void) { LOCKED(mt_unlocked_fake_device_copies()); }
 }

@@ -66,6 +66,14 @@ static void checkColumn(const double *dev, int msg, double otherColumns, const c
   }
 }
 
+/* With the burst arena (TEMPI_BURST_ARENA, on by default) and the staged method (auto or forced),
+ * a burst's staging copies merge into one: observable on the fake device (-1 on a real GPU). */
+static int expectOneCopy(void) {
+  const char *m = getenv("TEMPI_METHOD"), *a = getenv("TEMPI_BURST_ARENA");
+  if (a && a[0] == '0') return 0;
+  return fake_device_copies() >= 0 && (!m || !strcmp(m, "auto") || !strcmp(m, "staged"));
+}
+
 static void burst(MPI_Datatype column) {
   double *mats[NSEND];
   MPI_Request req[NSEND];
@@ -81,10 +89,14 @@ static void burst(MPI_Datatype column) {
     if (before >= 0) /* -1: real GPU, launches not observable */
       CHECK(fake_device_kernel_launches() == before, "%ld packs ran before the flush",
             fake_device_kernel_launches() - before);
+    const long copiesBefore = fake_device_copies();
     CHECK(MPI_Waitall(NSEND, req, MPI_STATUSES_IGNORE) == MPI_SUCCESS, "sender Waitall");
     if (before >= 0)
       CHECK(fake_device_kernel_launches() - before == 1, "the burst took %ld pack launches",
             fake_device_kernel_launches() - before);
+    if (expectOneCopy())
+      CHECK(fake_device_copies() - copiesBefore == 1, "the burst's staging took %ld copies",
+            fake_device_copies() - copiesBefore);
     for (int i = 0; i < NSEND; ++i)
       CHECK(req[i] == MPI_REQUEST_NULL, "request %d is not MPI_REQUEST_NULL after Waitall", i);
   } else {
@@ -97,12 +109,15 @@ static void burst(MPI_Datatype column) {
             "Irecv %d", i);
     }
     MPI_Barrier(MPI_COMM_WORLD); /* every receive is posted before the sender sends */
-    const long before = fake_device_kernel_launches();
+    const long before = fake_device_kernel_launches(), copiesBefore = fake_device_copies();
     MPI_Status st[NSEND];
     CHECK(MPI_Waitall(NSEND, req, st) == MPI_SUCCESS, "receiver Waitall");
     if (before >= 0)
       CHECK(fake_device_kernel_launches() - before == 1, "the receives took %ld unpack launches",
             fake_device_kernel_launches() - before);
+    if (expectOneCopy())
+      CHECK(fake_device_copies() - copiesBefore == 1, "the receives' staging took %ld copies",
+            fake_device_copies() - copiesBefore);
     for (int i = 0; i < NSEND; ++i) {
       int n = -1;
       MPI_Get_count(&st[i], column, &n);

@@ -25,7 +25,7 @@ struct Region {
 };
 std::map<const char *, Region> regions;
 std::set<void *> pinned;
-long runtimeOutstanding = 0, launches = 0;
+long runtimeOutstanding = 0, launches = 0, copies = 0;
 
 bool failing(const char *what) {
   const char *f = getenv("TEMPI_FAKE_FAIL");
@@ -76,7 +76,9 @@ void fake_device_memcpy(void *dst, const void *src, size_t bytes) {
 int fake_device_is_device(const void *p) { return find(p) != nullptr; }
 long fake_device_runtime_outstanding(void) { return runtimeOutstanding; }
 long fake_device_kernel_launches(void) { return launches; }
+long fake_device_copies(void) { return copies; }
 }
+
 
 namespace tempi::device {
 
@@ -197,6 +199,7 @@ tempi_result copyAsync(void *dst, const void *src, size_t bytes, Stream) {
   if (failing("copy")) return TEMPI_ERR_CUDA;
   Open open;
   memmove(dst, src, bytes);
+  ++copies;
   return TEMPI_SUCCESS;
 }
 tempi_result copyManyAsync(void *const *dsts, const void *const *srcs, const size_t *sizes,

@@ -20,6 +20,8 @@ int fake_device_is_device(const void *p);
 long fake_device_runtime_outstanding(void);
 /* How many pack/unpack kernels and block-list kernels ran (to prove the kernel paths ran). */
 long fake_device_kernel_launches(void);
+/* How many copies the layer made (a batched call counts each of its copies). -1 on a real GPU. */
+long fake_device_copies(void);
 #ifdef __cplusplus
 }
 #endif

@@ -17,6 +17,7 @@
 #include "tempi/tempi.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace tempi {
@@ -26,9 +27,18 @@ public:
   /// pack: the jobs are packs (strided -> packed), else unpacks.
   explicit Batch(bool pack) : pack_(pack) {}
 
-  /// Copies of one list must not overlap each other: they may run in any order.
-  void copyBefore(void *dst, const void *src, size_t bytes) { before_.add(dst, src, bytes); }
-  void copyAfter(void *dst, const void *src, size_t bytes) { after_.add(dst, src, bytes); }
+  /// Copies of one list must not overlap each other: they may run in any order. chain/slice: a
+  /// copy between the two blocks of a burst arena (BurstArena.h), whose slice follows the
+  /// previous copy's slice of the same chain, extends that copy instead (over the alignment gap
+  /// between the slices, which no one owns): one DMA copy for a whole burst.
+  void copyBefore(void *dst, const void *src, size_t bytes, uint64_t chain = 0,
+                  uint64_t slice = 0) {
+    before_.add(dst, src, bytes, chain, slice);
+  }
+  void copyAfter(void *dst, const void *src, size_t bytes, uint64_t chain = 0,
+                 uint64_t slice = 0) {
+    after_.add(dst, src, bytes, chain, slice);
+  }
   void job(const device::StridedJob &j) { jobs_.push_back(j); }
   void noteEnqueued() { enqueued_ = true; }
   /// Records the first error of work the caller enqueued itself.
@@ -45,17 +55,29 @@ private:
     std::vector<void *> dsts;
     std::vector<const void *> srcs;
     std::vector<size_t> sizes;
-    void add(void *dst, const void *src, size_t bytes) {
+    uint64_t lastChain = 0, lastSlice = 0; ///< of the last copy, when it is a burst slice's
+    void add(void *dst, const void *src, size_t bytes, uint64_t chain, uint64_t slice) {
       if (!bytes) return;
+      if (chain != 0 && chain == lastChain && slice == lastSlice + 1 && !sizes.empty() &&
+          static_cast<char *>(dst) - static_cast<char *>(dsts.back()) ==
+              static_cast<const char *>(src) - static_cast<const char *>(srcs.back())) {
+        sizes.back() = size_t(static_cast<const char *>(src) + bytes -
+                              static_cast<const char *>(srcs.back()));
+        lastSlice = slice;
+        return;
+      }
       dsts.push_back(dst);
       srcs.push_back(src);
       sizes.push_back(bytes);
+      lastChain = chain;
+      lastSlice = slice;
     }
     bool empty() const { return sizes.empty(); }
     void clear() {
       dsts.clear();
       srcs.clear();
       sizes.clear();
+      lastChain = lastSlice = 0;
     }
     tempi_result enqueue(device::Stream s) const;
   };

@@ -45,6 +45,10 @@ const std::vector<EnvVar> &allEnvVars() {
       {"TEMPI_COPY_BATCH", "1", "0|1",
        "1: the staging copies of requests completed together go to CUDA in one batched call "
        "(cudaMemcpyBatchAsync); 0: one cudaMemcpyAsync per copy (for comparison)."},
+      {"TEMPI_BURST_ARENA", "1", "0|1",
+       "1: deferred sends and nonblocking receives of device buffers take consecutive slices of "
+       "one staging block per direction and use the staged method, so the copies of a burst "
+       "merge into one; 0: each wire stages on its own, method from the model (for comparison)."},
   };
   return vars;
 }
@@ -95,6 +99,8 @@ Settings parseSettings(const std::function<const char *(const char *)> &get,
   if (const char *v = get("TEMPI_DISABLE")) s.disable = parseBool("TEMPI_DISABLE", v, false, warnings);
   if (const char *v = get("TEMPI_NO_TYPE_CACHE"))
     s.noTypeCache = parseBool("TEMPI_NO_TYPE_CACHE", v, false, warnings);
+  if (const char *v = get("TEMPI_BURST_ARENA"))
+    s.burstArena = parseBool("TEMPI_BURST_ARENA", v, true, warnings);
   if (const char *v = get("TEMPI_COPY_BATCH"))
     s.copyBatch = parseBool("TEMPI_COPY_BATCH", v, true, warnings);
   if (const char *v = get("TEMPI_METHOD")) {

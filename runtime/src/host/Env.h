@@ -38,6 +38,7 @@ struct Settings {
   std::string cacheDir;                   ///< TEMPI_CACHE_DIR ("" = ~/.cache/tempi)
   bool noTypeCache = false;               ///< TEMPI_NO_TYPE_CACHE: no commit-time plans
   bool copyBatch = true;                  ///< TEMPI_COPY_BATCH: one batched call per copy list
+  bool burstArena = true;                 ///< TEMPI_BURST_ARENA: bursts stage in one arena
 };
 
 /// Parses the variables through `get` (nullptr = unset); problems go to `warnings`.

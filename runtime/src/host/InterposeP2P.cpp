@@ -2,6 +2,7 @@
 /// Point-to-point interposers: MPI_X (profiling interface) = tempi_X(..., NULL plan). Host buffers
 /// go to PMPI_X with the caller's arguments; device buffers go through a Wire (Transfer.h).
 /// Nonblocking and persistent device operations are registered in the request table.
+#include "BurstArena.h"
 #include "DeferredSends.h"
 #include "Requests.h"
 #include "Runtime.h"
@@ -39,8 +40,12 @@ int deferredSend(bool synchronous, const void *buf, int count, MPI_Datatype type
     return (synchronous ? PMPI_Issend : PMPI_Isend)(buf, count, type, dest, tag, comm, request);
   }
   auto op = std::make_unique<requests::PendingOp>();
-  if (tempi_result r = wireForSend(buf, count, type, plan, false, op->wire); r != TEMPI_SUCCESS)
-    return runtime::raise(comm, r, "packing a device send buffer");
+  tempi_result staged = TEMPI_SUCCESS;
+  {
+    BurstScope burst; // the burst's sends stage in one arena: one copy at the flush
+    staged = wireForSend(buf, count, type, plan, false, op->wire);
+  }
+  if (staged != TEMPI_SUCCESS) return runtime::raise(comm, staged, "packing a device send buffer");
   Wire &w = op->wire;
   int rc = (synchronous ? PMPI_Ssend_init : PMPI_Send_init)(w.ptr, int(w.count), w.type, dest, tag,
                                                            comm, request);
@@ -150,9 +155,15 @@ static int nonblockingRecv(bool persistent, void *buf, int count, MPI_Datatype d
   auto pmpi = persistent ? PMPI_Recv_init : PMPI_Irecv;
   if (!deviceData(buf, count, datatype)) return pmpi(buf, count, datatype, source, tag, comm, request);
   auto op = std::make_unique<requests::PendingOp>();
-  if (tempi_result r = wireForRecv(buf, count, datatype, plan, !persistent, op->wire);
-      r != TEMPI_SUCCESS)
-    return runtime::raise(comm, r, "staging a device receive buffer");
+  tempi_result staged = TEMPI_SUCCESS;
+  if (persistent) {
+    staged = wireForRecv(buf, count, datatype, plan, false, op->wire);
+  } else {
+    BurstScope burst; // receives completed together stage in one arena: one copy at completion
+    staged = wireForRecv(buf, count, datatype, plan, true, op->wire);
+  }
+  if (staged != TEMPI_SUCCESS)
+    return runtime::raise(comm, staged, "staging a device receive buffer");
   int rc = pmpi(op->wire.ptr, int(op->wire.count), op->wire.type, source, tag, comm, request);
   if (rc != MPI_SUCCESS) {
     releaseWire(op->wire);

@@ -3,6 +3,7 @@
 #include "Transfer.h"
 
 #include "Batch.h"
+#include "BurstArena.h"
 #include "Model.h"
 #include "Runtime.h"
 #include "TypeCache.h"
@@ -21,6 +22,10 @@ namespace tempi {
   } while (0)
 
 void releaseStaging(Staging &s) {
+  if (s.arena) { // a burst slice: the arena goes with its last slice
+    s = Staging{};
+    return;
+  }
   if (s.device) device::freeDevice(s.device);
   if (s.host) {
     if (s.pinned)
@@ -101,7 +106,14 @@ tempi_result setUp(void *buf, MPI_Count count, MPI_Datatype type, const tempi_st
   }
   w.method = chooseMethod(dir, w.packedBytes, runtime::params(), runtime::mpiCudaAware(),
                           settings().method);
-  TEMPI_TRY(allocStaging(w.staging, size_t(w.packedBytes), w.method));
+  // In a burst the staged method's copies merge into one per direction (BurstArena.h), which
+  // beats the one-shot method's zero-copy kernels; a forced one-shot and the device method stay.
+  const bool burstStaged = inBurst() && w.method != Method::Device &&
+                           (settings().method == Method::Auto || settings().method == Method::Staged);
+  if (burstStaged && takeBurstSlice(dir == Direction::Send, size_t(w.packedBytes), w.staging))
+    w.method = Method::Staged;
+  else
+    TEMPI_TRY(allocStaging(w.staging, size_t(w.packedBytes), w.method));
   TEMPI_LOG(Debug, "%s wire: %lld packed bytes, %s, %s plan%s", dir == Direction::Send ? "send" : "recv",
             (long long)w.packedBytes, methodName(w.method),
             w.plan->kind == TypePlan::Kind::Strided ? "strided" : "block-list",
@@ -224,7 +236,8 @@ tempi_result enqueuePack(Wire &w, Batch &b) {
     }
   }
   if (w.method == Method::Staged)
-    b.copyAfter(w.staging.host, w.staging.device, size_t(w.packedBytes));
+    b.copyAfter(w.staging.host, w.staging.device, size_t(w.packedBytes), w.staging.chain,
+                w.staging.slice);
   return TEMPI_SUCCESS;
 }
 
@@ -275,7 +288,8 @@ tempi_result enqueueFinishRecv(Wire &w, MPI_Status &status, Batch &b) {
   if (full > 0) {
     const size_t fullBytes = size_t(full * p.size);
     if (p.kind == TypePlan::Kind::Strided) {
-      if (w.method == Method::Staged) b.copyBefore(w.staging.device, w.staging.host, fullBytes);
+      if (w.method == Method::Staged)
+        b.copyBefore(w.staging.device, w.staging.host, fullBytes, w.staging.chain, w.staging.slice);
       b.job({&p.kernel, 0, user, const_cast<void *>(src), full});
     } else {
       // the staging copy and the block-list kernel keep their own order on the stream

@@ -17,13 +17,22 @@
 
 #include <mpi.h>
 
+#include <cstdint>
+#include <memory>
+
 namespace tempi {
 
+struct BurstArena;
 struct Staging {
   void *host = nullptr;   ///< pinned (or, if the pool is exhausted, pageable) host memory
   void *device = nullptr; ///< device scratch for the staged and device methods
   size_t bytes = 0;
   bool pinned = false, mapped = false;
+  /// A slice of a burst arena (BurstArena.h) owns neither pointer: the arena is freed with its
+  /// last slice. chain/slice: the arena's id and the slice's number in it, so that the copies of
+  /// consecutive slices merge (Batch.h); chain 0 for staging of its own.
+  std::shared_ptr<BurstArena> arena;
+  uint64_t chain = 0, slice = 0;
 };
 void releaseStaging(Staging &s);
 

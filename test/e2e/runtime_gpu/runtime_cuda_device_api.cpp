@@ -42,4 +42,5 @@ int fake_device_is_device(const void *p) {
 }
 long fake_device_runtime_outstanding(void) { return 0; }
 long fake_device_kernel_launches(void) { return -1; }
+long fake_device_copies(void) { return -1; }
 }
