@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # test/fuzz/build.sh OUTDIR: builds, with clang-22 and independently of the CMake build,
 #   OUTDIR/fuzz_expr_text, fuzz_ir_text, fuzz_canonicalize  libFuzzer targets (ASan + UBSan)
+#   OUTDIR/fuzz_decoder                                      libFuzzer target of runtime/mpitypes
+#                                                            over MPICH (only when mpicc is found)
 #   OUTDIR/sanitize_passes                                   every test/unit/passes/*_test.cpp in one
 #                                                            GoogleTest binary under ASan + UBSan
 #   OUTDIR/sanitize_oracle                                   tempi-check-types (test/oracle with
@@ -50,6 +52,7 @@ export NEWEST_HEADER
     printf '%s\0%s\0%s\0' "$s" "$OUT/obj/passes_$(basename "${s%.cpp}").o" "-fsanitize=fuzzer-no-link"
   done
   for s in "$HERE"/fuzz_*.cpp; do
+    [ "$(basename "$s")" = fuzz_decoder.cpp ] && continue
     printf '%s\0%s\0%s\0' "$s" "$OUT/obj/$(basename "${s%.cpp}").o" "-fsanitize=fuzzer-no-link"
   done
   for s in "$ROOT"/test/unit/passes/*_test.cpp; do
@@ -59,17 +62,25 @@ export NEWEST_HEADER
     for s in "$ROOT"/runtime/mpitypes/*.cpp "$ROOT"/test/oracle/*.cpp; do
       printf '%s\0%s\0%s\0' "$s" "$OUT/obj/oracle_$(basename "${s%.cpp}").o" "$MPIFLAGS"
     done
+    # The decoder target: runtime/mpitypes with fuzzer coverage, so the fuzzer is guided by it.
+    for s in "$ROOT"/runtime/mpitypes/*.cpp "$HERE"/fuzz_decoder.cpp; do
+      printf '%s\0%s\0%s\0' "$s" "$OUT/obj/fzmpi_$(basename "${s%.cpp}").o" \
+        "-fsanitize=fuzzer-no-link $MPIFLAGS"
+    done
   fi
 } | xargs -0 -n 3 -P "$JOBS" bash -c 'compile "$0" "$1" "$2"'
 
 PASSES=("$OUT"/obj/passes_*.o)
 for s in "$HERE"/fuzz_*.cpp; do
   t=$(basename "${s%.cpp}")
+  [ "$t" = fuzz_decoder ] && continue
   "$CXX" $FLAGS -fsanitize=fuzzer "$OUT/obj/$t.o" "${PASSES[@]}" -o "$OUT/$t"
 done
 "$CXX" $FLAGS "$OUT"/obj/unit_*.o "${PASSES[@]}" -lgtest -lgtest_main -pthread \
   -o "$OUT/sanitize_passes"
 if [ -n "$MPIFLAGS" ]; then
   "$CXX" $FLAGS "$OUT"/obj/oracle_*.o "${PASSES[@]}" $MPILIBS -o "$OUT/sanitize_oracle"
+  "$CXX" $FLAGS -fsanitize=fuzzer "$OUT"/obj/fzmpi_*.o "$OUT/obj/oracle_Checker.o" "${PASSES[@]}" \
+    $MPILIBS -o "$OUT/fuzz_decoder"
 fi
 echo "build.sh: built $(ls "$OUT" | grep -c -E '^(fuzz_|sanitize_)') binaries in $OUT"

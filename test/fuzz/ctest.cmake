@@ -54,6 +54,7 @@ file(GLOB _fz_deps CONFIGURE_DEPENDS
      ${_fz_root}/test/oracle/*.cpp ${_fz_root}/test/oracle/*.h
      ${_fz_root}/test/unit/passes/*.cpp ${_fz_src}/*.cpp ${_fz_src}/*.h ${_fz_src}/*.sh)
 set(_fz_outs ${_fz_bin}/fuzz_expr_text ${_fz_bin}/fuzz_ir_text ${_fz_bin}/fuzz_canonicalize
+             ${_fz_bin}/fuzz_decoder
              ${_fz_bin}/sanitize_passes ${_fz_bin}/sanitize_oracle)
 add_custom_command(OUTPUT ${_fz_outs}
                    COMMAND ${CMAKE_COMMAND} -E env CXX=${TEMPI_FUZZ_CXX} ${_fz_src}/build.sh ${_fz_bin}
