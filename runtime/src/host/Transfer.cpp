@@ -93,6 +93,12 @@ tempi_result setUp(void *buf, MPI_Count count, MPI_Datatype type, const tempi_st
   w.userCount = count;
   w.userType = type;
   w.plan = planFor(type, sp);
+  if (w.plan->invalid) { // the MPI gets the call as it is and reports the handle
+    w.staged = false;
+    w.userBuf = nullptr;
+    w.plan.reset();
+    return TEMPI_SUCCESS;
+  }
   if (w.plan->size > 0 && count > INT64_MAX / w.plan->size) return TEMPI_ERR_INVALID_ARG;
   w.packedBytes = int64_t(count) * w.plan->size;
   if (w.plan->kind == TypePlan::Kind::Mirror || (w.packedBytes > INT_MAX && !largeCount)) {
@@ -172,7 +178,7 @@ bool deviceData(const void *buf, MPI_Count count, MPI_Datatype type) {
 TypePlanPtr planFor(MPI_Datatype type, const tempi_static_plan *sp) {
   TypePlanPtr cached = typecache::lookup(type);
   // A static plan describes the type-map order; an MPI that packs otherwise gets the mirror.
-  if (!sp || settings().noTypeCache || cached->orderDiffers) return cached;
+  if (!sp || settings().noTypeCache || cached->orderDiffers || cached->invalid) return cached;
   std::lock_guard<std::mutex> lock(staticMutex);
   auto it = staticPlans.find(sp);
   if (it != staticPlans.end()) return it->second ? it->second : cached;

@@ -9,6 +9,7 @@
 #include "passes/PassRegistry.h"
 #include "passes/TextForm.h"
 
+#include <mutex>
 #include <shared_mutex>
 #include <unordered_map>
 
@@ -94,8 +95,11 @@ TypePlanPtr buildPlan(MPI_Datatype type, bool probeOrder) {
   MPI_Count size = 0, lb = 0, extent = 0, tlb = 0, textent = 0;
   if (PMPI_Type_size_x(type, &size) != MPI_SUCCESS ||
       PMPI_Type_get_extent_x(type, &lb, &extent) != MPI_SUCCESS ||
-      PMPI_Type_get_true_extent_x(type, &tlb, &textent) != MPI_SUCCESS)
-    return mirror(layout, "the MPI did not report the type's size and extent");
+      PMPI_Type_get_true_extent_x(type, &tlb, &textent) != MPI_SUCCESS) {
+    TypePlanPtr p = mirror(layout, "the MPI did not report the type's size and extent");
+    const_cast<TypePlan &>(*p).invalid = true; // made just now, shared with nobody yet
+    return p;
+  }
   layout.size = size;
   layout.extent = extent;
   layout.lb = lb;
@@ -174,13 +178,49 @@ void onDup(MPI_Datatype oldType, MPI_Datatype newType) {
   plans[handleKey(newType)] = std::move(p);
 }
 
+namespace {
+/// MPI_ERRORS_RETURN on MPI_COMM_WORLD and MPI_COMM_SELF while it lives, the program's handlers
+/// restored after: a handle the cache has not seen may be invalid, and the MPI raises the
+/// errors of asking about it there, where the default handler aborts the program before its
+/// call could return MPI_ERR_TYPE on its own communicator (finding 2 of docs/reliability.md).
+/// Only on the miss path (named types on first use, erroneous handles, types committed behind
+/// the interposer's back); another thread's error in this window returns instead of aborting.
+class QuietMpiErrors {
+public:
+  QuietMpiErrors() {
+    PMPI_Comm_get_errhandler(MPI_COMM_WORLD, &world_);
+    PMPI_Comm_get_errhandler(MPI_COMM_SELF, &self_);
+    PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    PMPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+  }
+  ~QuietMpiErrors() {
+    PMPI_Comm_set_errhandler(MPI_COMM_WORLD, world_);
+    PMPI_Comm_set_errhandler(MPI_COMM_SELF, self_);
+    PMPI_Errhandler_free(&world_);
+    PMPI_Errhandler_free(&self_);
+  }
+  QuietMpiErrors(const QuietMpiErrors &) = delete;
+  QuietMpiErrors &operator=(const QuietMpiErrors &) = delete;
+
+private:
+  MPI_Errhandler world_ = MPI_ERRHANDLER_NULL, self_ = MPI_ERRHANDLER_NULL;
+};
+std::mutex missMutex; // one miss at a time swaps the handlers
+} // namespace
+
 TypePlanPtr lookup(MPI_Datatype type) {
   {
     std::shared_lock<std::shared_mutex> lock(mutex);
     auto it = plans.find(handleKey(type));
     if (it != plans.end()) return it->second;
   }
-  TypePlanPtr p = buildPlan(type);
+  TypePlanPtr p;
+  {
+    std::lock_guard<std::mutex> miss(missMutex);
+    QuietMpiErrors quiet;
+    p = buildPlan(type);
+  }
+  if (p->invalid) return p; // not cached: the handle may name a valid type later
   std::unique_lock<std::shared_mutex> lock(mutex);
   return plans.emplace(handleKey(type), std::move(p)).first->second;
 }

@@ -32,6 +32,9 @@ struct TypePlan {
   bool contiguous = false;         ///< one dense run per element and extent == size: a plain copy
   std::string why;                 ///< for Mirror: why there is no plan (logged at debug)
   bool orderDiffers = false;       ///< Mirror because the MPI packs in another order (PackProbe.h)
+  /// The MPI could not describe the handle (not a valid committed or named type): calls with it
+  /// go to the MPI untouched, which reports the error on the caller's communicator.
+  bool invalid = false;
 
   ~TypePlan();
   /// Uploads the block list once (Blocks only); TEMPI_SUCCESS when already there.
