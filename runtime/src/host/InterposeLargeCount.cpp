@@ -308,6 +308,8 @@ int tempi_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, vo
   if (incount < 0)
     return runtime::raiseCode(comm, MPI_ERR_COUNT, "MPI_Pack_c of a device buffer: negative count");
   TypePlanPtr p = planFor(datatype, plan);
+  if (p->invalid) // not a type the MPI knows: it reports that
+    return PMPI_Pack_c(inbuf, incount, datatype, outbuf, outsize, position, comm);
   const int64_t bytes = packedBytes(*p, incount);
   if (bytes < 0)
     return runtime::raiseCode(comm, MPI_ERR_COUNT,
@@ -358,6 +360,8 @@ int tempi_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, voi
     return runtime::raiseCode(comm, MPI_ERR_COUNT,
                               "MPI_Unpack_c into a device buffer: negative count");
   TypePlanPtr p = planFor(datatype, plan);
+  if (p->invalid) // not a type the MPI knows: it reports that
+    return PMPI_Unpack_c(inbuf, insize, position, outbuf, outcount, datatype, comm);
   const int64_t bytes = packedBytes(*p, outcount);
   if (bytes < 0)
     return runtime::raiseCode(comm, MPI_ERR_COUNT,

@@ -74,6 +74,8 @@ int tempi_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outb
   if (!devIn && !devOut)
     return PMPI_Pack(inbuf, incount, datatype, outbuf, outsize, position, comm);
   TypePlanPtr p = planFor(datatype, plan);
+  if (p->invalid) // not a type the MPI knows: it reports that
+    return PMPI_Pack(inbuf, incount, datatype, outbuf, outsize, position, comm);
   const int64_t bytes = int64_t(incount < 0 ? 0 : incount) * p->size;
   if (*position < 0 || *position + bytes > outsize)
     return runtime::raiseCode(comm, MPI_ERR_TRUNCATE, "MPI_Pack of a device buffer: outsize too small");
@@ -116,6 +118,8 @@ int tempi_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int
   if (!devIn && !devOut)
     return PMPI_Unpack(inbuf, insize, position, outbuf, outcount, datatype, comm);
   TypePlanPtr p = planFor(datatype, plan);
+  if (p->invalid) // not a type the MPI knows: it reports that
+    return PMPI_Unpack(inbuf, insize, position, outbuf, outcount, datatype, comm);
   const int64_t bytes = int64_t(outcount < 0 ? 0 : outcount) * p->size;
   if (*position < 0 || *position + bytes > insize)
     return runtime::raiseCode(comm, MPI_ERR_TRUNCATE, "MPI_Unpack into a device buffer: insize too small");
