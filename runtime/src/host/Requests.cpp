@@ -34,51 +34,52 @@ class Claim {
 public:
   /// False when no request is TEMPI's (the caller then just calls the MPI).
   bool take(int count, const MPI_Request reqs[]) {
-    keys_.resize(count);
-    ours_.assign(count, 0);
-    owned_.clear();
-    owned_.resize(count);
+    entries_.resize(size_t(count));
     bool any = false;
     std::lock_guard<std::mutex> lock(mutex);
     for (int i = 0; i < count; ++i) {
-      keys_[i] = handleKey(reqs[i]);
+      Entry &e = entries_[size_t(i)];
+      e.key = handleKey(reqs[i]);
       if (reqs[i] == MPI_REQUEST_NULL) continue;
-      auto it = table.find(keys_[i]);
+      auto it = table.find(e.key);
       if (it == table.end()) continue;
-      ours_[i] = any = true;
+      e.ours = any = true;
       if (!it->second->persistent) {
-        owned_[i] = std::move(it->second);
+        e.owned = std::move(it->second);
         table.erase(it);
       }
     }
     updateLive();
     return any;
   }
-  bool ours(int i) const { return ours_[i]; }
-  uint64_t key(int i) const { return keys_[i]; }
+  bool ours(int i) const { return entries_[size_t(i)].ours; }
+  uint64_t key(int i) const { return entries_[size_t(i)].key; }
   /// The one-shot op of request i (null for a persistent one), now the caller's.
-  std::unique_ptr<PendingOp> release(int i) { return std::move(owned_[i]); }
+  std::unique_ptr<PendingOp> release(int i) { return std::move(entries_[size_t(i)].owned); }
 
   ~Claim() {
     std::lock_guard<std::mutex> lock(mutex);
-    for (size_t i = 0; i < owned_.size(); ++i) {
-      if (!owned_[i]) continue;
-      auto [it, inserted] = table.try_emplace(keys_[i], nullptr);
+    for (Entry &e : entries_) {
+      if (!e.owned) continue;
+      auto [it, inserted] = table.try_emplace(e.key, nullptr);
       if (!inserted && it->second) { // cannot happen: the handle was never freed
         TEMPI_LOG(Warn, "a pending device-buffer request's handle was taken meanwhile; releasing "
                         "its staging");
-        releaseWire(owned_[i]->wire);
+        releaseWire(e.owned->wire);
         continue;
       }
-      it->second = std::move(owned_[i]);
+      it->second = std::move(e.owned);
     }
     updateLive();
   }
 
 private:
-  std::vector<uint64_t> keys_;
-  std::vector<char> ours_;
-  std::vector<std::unique_ptr<PendingOp>> owned_;
+  struct Entry {
+    uint64_t key = 0;
+    bool ours = false;
+    std::unique_ptr<PendingOp> owned; ///< a one-shot op taken out of the table
+  };
+  std::vector<Entry> entries_; // one allocation per Wait/Test call
 };
 
 /// Completion of requests the MPI reported done, in two steps: add() takes each op (out of its
@@ -152,6 +153,14 @@ int complete(Claim &claim, int i, MPI_Status &status, MPI_Request *handle, bool 
   return c.finish();
 }
 
+/// Zeroes statuses before the MPI fills them: for a nonblocking collective (a host-mirrored call's
+/// request) MPICH leaves the status as it was, and an uninitialized "cancelled" bit made
+/// completion skip the copy back of the result (runtime_host_mirror_device, flaky).
+MPI_Status *cleared(MPI_Status *st, int n = 1) {
+  std::memset(st, 0, sizeof(MPI_Status) * size_t(n));
+  return st;
+}
+
 /// Tests (or, at finalize, waits for) detached requests and finishes those that completed.
 void progressDetached(bool block) {
   std::vector<std::pair<MPI_Request, std::unique_ptr<PendingOp>>> mine;
@@ -164,7 +173,7 @@ void progressDetached(bool block) {
   std::vector<std::pair<MPI_Request, std::unique_ptr<PendingOp>>> keep;
   for (auto &[req, op] : mine) {
     MPI_Status st;
-    std::memset(&st, 0, sizeof st); // see cleared()
+    cleared(&st);
     int flag = 0;
     if (block) {
       PMPI_Wait(&req, &st);
@@ -190,14 +199,6 @@ void progressDetached(bool block) {
 }
 
 int firstError(int rc, int more) { return rc != MPI_SUCCESS ? rc : more; }
-
-/// Zeroes statuses before the MPI fills them: for a nonblocking collective (a host-mirrored call's
-/// request) MPICH leaves the status as it was, and an uninitialized "cancelled" bit made
-/// completion skip the copy back of the result (runtime_host_mirror_device, flaky).
-MPI_Status *cleared(MPI_Status *st, int n = 1) {
-  std::memset(st, 0, sizeof(MPI_Status) * size_t(n));
-  return st;
-}
 
 } // namespace
 

@@ -88,17 +88,13 @@ tempi_result setUp(void *buf, MPI_Count count, MPI_Datatype type, const tempi_st
     w.ptr = nullptr;
     return TEMPI_SUCCESS;
   }
+  TypePlanPtr plan = planFor(type, sp);
+  if (plan->invalid) return TEMPI_SUCCESS; // the MPI gets the call as it is and reports the handle
   w.staged = true;
   w.userBuf = buf;
   w.userCount = count;
   w.userType = type;
-  w.plan = planFor(type, sp);
-  if (w.plan->invalid) { // the MPI gets the call as it is and reports the handle
-    w.staged = false;
-    w.userBuf = nullptr;
-    w.plan.reset();
-    return TEMPI_SUCCESS;
-  }
+  w.plan = std::move(plan);
   if (w.plan->size > 0 && count > INT64_MAX / w.plan->size) return TEMPI_ERR_INVALID_ARG;
   w.packedBytes = int64_t(count) * w.plan->size;
   if (w.plan->kind == TypePlan::Kind::Mirror || (w.packedBytes > INT_MAX && !largeCount)) {

@@ -56,7 +56,8 @@ namespace {
 std::shared_mutex mutex;
 std::unordered_map<uint64_t, TypePlanPtr> plans;
 
-TypePlanPtr mirror(const TypePlan &layout, std::string why, bool orderDiffers = false) {
+/// A mirror plan with the MPI's layout; mutable until returned, for the callers' flags.
+std::shared_ptr<TypePlan> mirror(const TypePlan &layout, std::string why) {
   auto p = std::make_shared<TypePlan>();
   p->kind = TypePlan::Kind::Mirror;
   p->size = layout.size;
@@ -65,7 +66,6 @@ TypePlanPtr mirror(const TypePlan &layout, std::string why, bool orderDiffers = 
   p->trueLb = layout.trueLb;
   p->trueExtent = layout.trueExtent;
   p->why = std::move(why);
-  p->orderDiffers = orderDiffers;
   return p;
 }
 } // namespace
@@ -86,7 +86,9 @@ TypePlanPtr checkedOrder(MPI_Datatype type, TypePlanPtr plan, const TypePlan &la
   TEMPI_LOG(Info, "the MPI packs %s in another byte order than TEMPI's plan; the type takes the "
                   "mirror path (the MPI packs it)",
             printExpr(expr).c_str());
-  return mirror(layout, "the MPI packs it in another order", true);
+  auto m = mirror(layout, "the MPI packs it in another order");
+  m->orderDiffers = true;
+  return m;
 }
 } // namespace
 
@@ -96,8 +98,8 @@ TypePlanPtr buildPlan(MPI_Datatype type, bool probeOrder) {
   if (PMPI_Type_size_x(type, &size) != MPI_SUCCESS ||
       PMPI_Type_get_extent_x(type, &lb, &extent) != MPI_SUCCESS ||
       PMPI_Type_get_true_extent_x(type, &tlb, &textent) != MPI_SUCCESS) {
-    TypePlanPtr p = mirror(layout, "the MPI did not report the type's size and extent");
-    const_cast<TypePlan &>(*p).invalid = true; // made just now, shared with nobody yet
+    auto p = mirror(layout, "the MPI did not report the type's size and extent");
+    p->invalid = true;
     return p;
   }
   layout.size = size;
