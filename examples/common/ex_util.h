@@ -23,8 +23,20 @@
     }                                                                                            \
   } while (0)
 
+/// The rank's index among the ranks of its node (MPI_COMM_TYPE_SHARED).
+static inline int ex_node_local_rank(void) {
+  int local = 0;
+  MPI_Comm node;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  MPI_Comm_rank(node, &local);
+  MPI_Comm_free(&node);
+  return local;
+}
+
 /// --device without a usable GPU: every rank prints nothing but rank 0's note and the job exits 77
 /// (ctest's SKIP_RETURN_CODE), so CPU-only CI reports the device tests as skipped, not failed.
+/// With a GPU, each rank takes GPU (node-local rank mod GPU count): one GPU per rank where the
+/// node has enough, as a multi-GPU run of a real code would place them.
 static inline void ex_require_gpu(int rank) {
   int n = 0;
   if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
@@ -32,6 +44,7 @@ static inline void ex_require_gpu(int rank) {
     MPI_Finalize();
     exit(77);
   }
+  EX_CUDA(cudaSetDevice(ex_node_local_rank() % n));
 }
 #endif
 

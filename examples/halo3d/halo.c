@@ -61,12 +61,7 @@ int halo_init(struct halo *h, const int n[3], int device, int px_fixed) {
       fprintf(stderr, "halo3d: --device given but no CUDA device is usable\n");
       return 1;
     }
-    int local = 0;
-    MPI_Comm node;
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-    MPI_Comm_rank(node, &local);
-    MPI_Comm_free(&node);
-    EX_CUDA(cudaSetDevice(local % ndev));
+    EX_CUDA(cudaSetDevice(ex_node_local_rank() % ndev));
     if (px_fixed > 0) {
       EX_CUDA(cudaMalloc((void **)&h->base, (size_t)h->px * wy * wz * HALO_Q * sizeof(double)));
     } else {
