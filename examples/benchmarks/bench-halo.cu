@@ -15,8 +15,10 @@
 /// The runtime and compile-time tiers are examples/halo3d built with libtempi / tempi-cc.
 ///
 ///   mpiexec -n 4 bench-halo [N ...] [--iters K]      (default: 32 64 128)
-/// Prints one CSV row per variant and grid; exits 1 on any wrong cell.
+/// Prints one row per variant and grid (and, for the fused variants, the median GPU time of the
+/// hand-written pack and unpack kernels: a halo-kernels row); exits 1 on any wrong cell.
 #include "bench_common.h"
+#include "../common/ex_util.h"
 
 extern "C" {
 #include "../halo3d/halo.h"
@@ -139,17 +141,37 @@ static long run(struct halo *h, const char *variant, int iters, int warmup) {
   const bool fused = !strcmp(variant, "fused") || !strcmp(variant, "fused-per-q");
   int wy = h->n[1] + 2 * HALO_R;
   dim3 grid(64, HALO_NDIRS);
+  // GPU time of the hand-written kernels (fused variants), timed as libtempi's TEMPI_TIME_KERNELS
+  // times its fused launches: events around each launch, median over the timed exchanges.
+  cudaEvent_t ev[4];
+  for (cudaEvent_t &e : ev) CK(cudaEventCreate(&e));
+  std::vector<double> pack_us, unpack_us;
   for (int it = -warmup; it < iters; ++it) {
     halo_prepare(h, it + warmup);
     double t0 = halo_clock_start(h);
     if (fused || ideal) {
-      if (!ideal) faces_kernel<true><<<grid, 256, 0, st>>>(h->base, s.dsend, s.fs, h->slab, h->px, wy);
+      if (!ideal) {
+        CK(cudaEventRecord(ev[0], st));
+        faces_kernel<true><<<grid, 256, 0, st>>>(h->base, s.dsend, s.fs, h->slab, h->px, wy);
+        CK(cudaEventRecord(ev[1], st));
+      }
       CK(cudaMemcpyAsync(s.hsend, s.dsend, bytes, cudaMemcpyDeviceToHost, st));
       CK(cudaStreamSynchronize(st));
       host_exchange(h, s, perQ);
       CK(cudaMemcpyAsync(s.drecv, s.hrecv, bytes, cudaMemcpyHostToDevice, st));
-      if (!ideal) faces_kernel<false><<<grid, 256, 0, st>>>(h->base, s.drecv, s.fr, h->slab, h->px, wy);
+      if (!ideal) {
+        CK(cudaEventRecord(ev[2], st));
+        faces_kernel<false><<<grid, 256, 0, st>>>(h->base, s.drecv, s.fr, h->slab, h->px, wy);
+        CK(cudaEventRecord(ev[3], st));
+      }
       CK(cudaStreamSynchronize(st));
+      if (!ideal && it >= 0) {
+        float a = 0, b = 0;
+        CK(cudaEventElapsedTime(&a, ev[0], ev[1]));
+        CK(cudaEventElapsedTime(&b, ev[2], ev[3]));
+        pack_us.push_back(a * 1e3);
+        unpack_us.push_back(b * 1e3);
+      }
     } else { // memcpy3d
       for (int i = 0; i < HALO_NDIRS; ++i)
         for (int q = 0; q < HALO_Q; ++q) copy3d(h, s.hsend, s.fs, i, q, true, st);
@@ -165,6 +187,12 @@ static long run(struct halo *h, const char *variant, int iters, int warmup) {
     if (it >= 0) times[it] = dt;
   }
   long total = halo_report(h, variant, times.data(), iters, wrong);
+  if (fused && h->rank == 0) // rank 0's medians, as libtempi logs rank 0's
+    printf("halo-kernels variant=%s grid=%dx%dx%d ranks=%d pack_us=%.2f unpack_us=%.2f timed=%d\n",
+           variant, h->n[0], h->n[1], h->n[2], h->size,
+           ex_median(pack_us.data(), (int)pack_us.size()),
+           ex_median(unpack_us.data(), (int)unpack_us.size()), (int)pack_us.size());
+  for (cudaEvent_t &e : ev) cudaEventDestroy(e);
   cudaFree(s.dsend); cudaFree(s.drecv); cudaFreeHost(s.hsend); cudaFreeHost(s.hrecv);
   cudaStreamDestroy(st);
   return total;

@@ -214,6 +214,51 @@ def halo_variants(raw, out):
         print(f"  {k[0]:10s} {k[1]:>5s} " + " ".join(cells))
 
 
+KERNELS_EXCHANGES = 12  # gpu-check's kernels-ct runs: --warmup 2 --iters 10
+
+
+def halo_kernels(raw, out):
+    """GPU time of the pack and unpack kernels of one exchange: the compile-time tier's fused
+    launches (libtempi's TEMPI_TIME_KERNELS log line in gpu-check's kernels-ct-<N>-<mpi> files)
+    against bench-halo's hand-written fused kernels for the same faces (its halo-kernels rows)."""
+    hand = {}
+    for p in glob.glob(os.path.join(raw, "halo-baselines-*.txt")):
+        m = os.path.basename(p)[:-4].split("-", 2)[2]
+        for r in kv_lines(p, "halo-kernels"):
+            if r.get("variant") == "fused":
+                hand[(m, r["grid"].split("x")[0])] = (num(r["pack_us"]), num(r["unpack_us"]))
+    line = re.compile(r"fused kernel GPU time: pack median ([\d.]+) us over (\d+) launches, "
+                      r"unpack median ([\d.]+) us over (\d+) launches")
+    rows = []
+    for p in sorted(glob.glob(os.path.join(raw, "kernels-ct-*.txt"))):
+        parts = os.path.basename(p)[:-4].split("-")
+        n, m = parts[2], "-".join(parts[3:])
+        for l in open(p, errors="replace"):
+            g = line.search(l)
+            if g and l.startswith("tempi[0]"):
+                h = hand.get((m, n), (None, None))
+                rows.append(dict(mpi=m, n=n, ct_pack_us=g[1], ct_unpack_us=g[3],
+                                 pack_launches=g[2], unpack_launches=g[4],
+                                 fused_pack_us=h[0], fused_unpack_us=h[1]))
+                break
+    if not rows:
+        return
+    write_csv(os.path.join(out, "halo-kernels.csv"), rows, list(rows[0].keys()))
+    print("pack+unpack kernels of one halo exchange, GPU time (median us; ct = compile-time tier's "
+          "fused launches incl. segment-table upload, fused = bench-halo's hand-written kernels):")
+    print(f"  {'mpi':10s} {'grid':>5s} {'launches':>9s} {'ct-pack':>9s} {'ct-unpack':>10s} "
+          f"{'fused-pack':>11s} {'fused-unpk':>11s} {'ct/fused':>9s}")
+    for r in sorted(rows, key=lambda r: (r["mpi"], int(r["n"]))):
+        per = (int(r["pack_launches"]) + int(r["unpack_launches"])) / KERNELS_EXCHANGES
+        ct = num(r["ct_pack_us"]) + num(r["ct_unpack_us"])
+        hf = (r["fused_pack_us"] or 0) + (r["fused_unpack_us"] or 0)
+        fmt = lambda v: f"{v:.2f}" if v is not None else "-"
+        print(f"  {r['mpi']:10s} {r['n']:>5s} {per:9.1f} {num(r['ct_pack_us']):9.2f} "
+              f"{num(r['ct_unpack_us']):10.2f} {fmt(r['fused_pack_us']):>11s} "
+              f"{fmt(r['fused_unpack_us']):>11s} {(f'{ct / hf:9.2f}' if hf else f'{chr(45):>9s}')}")
+    print("  (launches: pack and unpack launches per exchange; goal (issue 5): 2, ct/fused <= 1.1)")
+
+
 def commit(raw, out):
     rows = []
     for p in sorted(glob.glob(os.path.join(raw, "commit-*.txt"))):
@@ -242,7 +287,7 @@ def main():
         sys.exit("usage: summarize.py RAW_DIR OUT_DIR")
     raw, out = sys.argv[1:]
     os.makedirs(out, exist_ok=True)
-    for f in (pack, pingpong, halo, halo_variants, commit):
+    for f in (pack, pingpong, halo, halo_variants, halo_kernels, commit):
         try:
             f(raw, out)
         except Exception as e:  # one broken table must not hide the others

@@ -210,6 +210,8 @@ tempi_result copyManyAsync(void *const *dsts, const void *const *srcs, const siz
 }
 void finalize() {}
 Counters counters() { return Counters{uint64_t(launches), 0, 0, 0, 0, 0, 0}; }
+void setKernelTiming(bool) {} // the fake device runs no kernels to time
+KernelTimes kernelTimes() { return {}; }
 void setPoolLimit(size_t) {} // the fake device memory is not pooled
 
 tempi_result ipcGetHandle(const void *, unsigned char[kIpcHandleBytes], int64_t *) {

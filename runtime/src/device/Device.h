@@ -89,6 +89,15 @@ struct Counters {
 };
 Counters counters();
 
+/// TEMPI_TIME_KERNELS: GPU time of the fused pack/unpack launches (CUDA events around each, the
+/// first 4096 launches). kernelTimes() waits for the recorded launches; call it at finalize.
+void setKernelTiming(bool on);
+struct KernelTimes {
+  uint64_t packLaunches = 0, unpackLaunches = 0;
+  double packMedianUs = 0, unpackMedianUs = 0;
+};
+KernelTimes kernelTimes();
+
 /// Memory. Pools are bounded (TEMPI_POOL_BYTES) and everything is released by finalize().
 /// The bound caps the bytes each pool keeps idle for reuse; allocations in use are never refused
 /// for it. setPoolLimit overrides TEMPI_POOL_BYTES (the host side's settings may call it).

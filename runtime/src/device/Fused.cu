@@ -134,11 +134,14 @@ bool toSegment(const StridedJob &j, Segment *seg) {
 
 template <bool Pack> tempi_result launch(size_t first, size_t n, uint32_t totalBlocks, Stream s) {
   auto stream = static_cast<cudaStream_t>(s);
+  // timed from the segment table's upload: both are the pack's device work
+  const internal::TimedLaunch timing = internal::beginTimedLaunch(s);
   TEMPI_CUDA_CHECK(cudaMemcpyAsync(table.device + first, table.host + first, n * sizeof(Segment),
                                    cudaMemcpyHostToDevice, stream));
   fusedKernel<Pack><<<totalBlocks, kernels::kThreads, 0, stream>>>(table.device + first, int(n),
                                                                   totalBlocks);
   TEMPI_CUDA_CHECK(cudaGetLastError());
+  internal::endTimedLaunch(timing, Pack, s);
   internal::bump(internal::counters().launches);
   internal::bump(internal::counters().fusedLaunches);
   internal::bump(internal::counters().fusedJobs, n);

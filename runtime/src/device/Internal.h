@@ -5,6 +5,8 @@
 #include <atomic>
 #include <cstdint>
 
+#include "runtime/src/device/Device.h"
+
 namespace tempi::device::internal {
 
 /// The counters behind device::counters(), bumped where the work is enqueued.
@@ -16,6 +18,14 @@ AtomicCounters &counters();
 inline void bump(std::atomic<uint64_t> &c, uint64_t n = 1) { c.fetch_add(n, std::memory_order_relaxed); }
 
 
+/// KernelTiming.cpp: an event pair around one launch when TEMPI_TIME_KERNELS is on (else empty).
+struct TimedLaunch {
+  void *start = nullptr, *stop = nullptr; // cudaEvent_t
+};
+TimedLaunch beginTimedLaunch(Stream s);
+void endTimedLaunch(const TimedLaunch &t, bool pack, Stream s);
+
+void releaseKernelTiming(); ///< KernelTiming.cpp: every recorded event
 void releasePools();   ///< Pools.cpp: every pooled and outstanding allocation
 void releaseIpc();     ///< Ipc.cpp: every opened peer handle
 void releaseStreams(); ///< Streams.cpp: every per-thread stream

@@ -40,6 +40,8 @@ tempi_result copyManyAsync(void *const *, const void *const *, const size_t *, s
 }
 void finalize() {}
 Counters counters() { return {}; }
+void setKernelTiming(bool) {}
+KernelTimes kernelTimes() { return {}; }
 void setPoolLimit(size_t) {}
 
 tempi_result ipcGetHandle(const void *, unsigned char[kIpcHandleBytes], int64_t *) {

@@ -129,6 +129,7 @@ void finalize() {
   if (!available()) return;
   // everything enqueued must finish before its buffers go back
   TEMPI_CUDA_LOG_ONLY(cudaDeviceSynchronize());
+  internal::releaseKernelTiming();
   internal::releaseIpc();
   internal::releasePools();
   internal::releaseStreams();

@@ -49,6 +49,9 @@ const std::vector<EnvVar> &allEnvVars() {
        "1: deferred sends and nonblocking receives of device buffers take consecutive slices of "
        "one staging block per direction and use the staged method, so the copies of a burst "
        "merge into one; 0: each wire stages on its own, method from the model (for comparison)."},
+      {"TEMPI_TIME_KERNELS", "0", "0|1",
+       "1: time each fused pack/unpack launch on the GPU with CUDA events (the first 4096); "
+       "the medians are logged at MPI_Finalize at level info (for benchmarks)."},
   };
   return vars;
 }
@@ -101,6 +104,8 @@ Settings parseSettings(const std::function<const char *(const char *)> &get,
     s.noTypeCache = parseBool("TEMPI_NO_TYPE_CACHE", v, false, warnings);
   if (const char *v = get("TEMPI_BURST_ARENA"))
     s.burstArena = parseBool("TEMPI_BURST_ARENA", v, true, warnings);
+  if (const char *v = get("TEMPI_TIME_KERNELS"))
+    s.timeKernels = parseBool("TEMPI_TIME_KERNELS", v, false, warnings);
   if (const char *v = get("TEMPI_COPY_BATCH"))
     s.copyBatch = parseBool("TEMPI_COPY_BATCH", v, true, warnings);
   if (const char *v = get("TEMPI_METHOD")) {

@@ -39,6 +39,7 @@ struct Settings {
   bool noTypeCache = false;               ///< TEMPI_NO_TYPE_CACHE: no commit-time plans
   bool copyBatch = true;                  ///< TEMPI_COPY_BATCH: one batched call per copy list
   bool burstArena = true;                 ///< TEMPI_BURST_ARENA: bursts stage in one arena
+  bool timeKernels = false;               ///< TEMPI_TIME_KERNELS: events around fused launches
 };
 
 /// Parses the variables through `get` (nullptr = unset); problems go to `warnings`.

@@ -43,6 +43,7 @@ void onInit() {
   gActive = device::available();
   // The one parse of TEMPI_POOL_BYTES (Env.cpp, which accepts 512M, 1G, ...) bounds the pools.
   if (gActive) device::setPoolLimit(size_t(s.poolBytes));
+  if (gActive) device::setKernelTiming(s.timeKernels);
   if (s.method == Method::Device && !cudaAware)
     TEMPI_LOG(Warn, "TEMPI_METHOD=device needs a CUDA-aware MPI and this one is not; the model "
                     "chooses instead");
@@ -61,6 +62,13 @@ void onFinalize() {
               (unsigned long long)c.launches, (unsigned long long)c.fusedLaunches,
               (unsigned long long)c.fusedJobs, (unsigned long long)c.synchronizations,
               c.syncMicros / 1e3, (unsigned long long)c.copies, (unsigned long long)c.copyCalls);
+    if (settings().timeKernels) {
+      const device::KernelTimes k = device::kernelTimes();
+      TEMPI_LOG(Info, "fused kernel GPU time: pack median %.2f us over %llu launches, unpack "
+                      "median %.2f us over %llu launches",
+                k.packMedianUs, (unsigned long long)k.packLaunches, k.unpackMedianUs,
+                (unsigned long long)k.unpackLaunches);
+    }
   }
   typecache::clear();
   clearStaticPlans();
