@@ -214,7 +214,7 @@ def halo_variants(raw, out):
         print(f"  {k[0]:10s} {k[1]:>5s} " + " ".join(cells))
 
 
-KERNELS_EXCHANGES = 12  # gpu-check's kernels-ct runs: --warmup 2 --iters 10
+KERNELS_EXCHANGES = 22  # gpu-check's kernels-ct runs: --warmup 2 --iters 20
 
 
 def halo_kernels(raw, out):
@@ -222,7 +222,7 @@ def halo_kernels(raw, out):
     launches (libtempi's TEMPI_TIME_KERNELS log line in gpu-check's kernels-ct-<N>-<mpi> files)
     against bench-halo's hand-written fused kernels for the same faces (its halo-kernels rows)."""
     hand = {}
-    for p in glob.glob(os.path.join(raw, "halo-baselines-*.txt")):
+    for p in glob.glob(os.path.join(raw, "kernels-fused-*.txt")):
         m = os.path.basename(p)[:-4].split("-", 2)[2]
         for r in kv_lines(p, "halo-kernels"):
             if r.get("variant") == "fused":
@@ -245,7 +245,7 @@ def halo_kernels(raw, out):
         return
     write_csv(os.path.join(out, "halo-kernels.csv"), rows, list(rows[0].keys()))
     print("pack+unpack kernels of one halo exchange, GPU time (median us; ct = compile-time tier's "
-          "fused launches incl. segment-table upload, fused = bench-halo's hand-written kernels):")
+          "fused launches incl. segment-table upload, fused = bench-halo's hand-written kernels; 1 rank):")
     print(f"  {'mpi':10s} {'grid':>5s} {'launches':>9s} {'ct-pack':>9s} {'ct-unpack':>10s} "
           f"{'fused-pack':>11s} {'fused-unpk':>11s} {'ct/fused':>9s}")
     for r in sorted(rows, key=lambda r: (r["mpi"], int(r["n"]))):
