@@ -1,7 +1,8 @@
 // Every large-count (_c) communication call the rewriter knows goes to its tempi_X_c entry point
 // with the same plan arguments as the int form; a proven MPI_Isend_c/MPI_Issend_c becomes
 // tempi_Isend_deferred_c/tempi_Issend_deferred_c (an intercepted _c call such as MPI_Recv_c is a
-// flush); MPI_Alltoallw_c's per-peer datatype arrays stay untracked.
+// flush); MPI_Alltoallw_c and MPI_Neighbor_alltoallw_c get the per-peer plan arrays when every
+// element of their datatype arrays is proven.
 // RUN: cp %s %t.c
 // RUN: tempi-rewrite %t.c -- -I%mock_mpi -I%S/Inputs -DMPI_VERSION=4 > %t.out.c
 // RUN: grep -v "^// [A-Z]" %t.out.c | FileCheck %s
@@ -48,10 +49,12 @@ void calls(void) {
   MPI_Alltoallv_c(buf, counts, displs, v, in, counts, displs, u, MPI_COMM_WORLD);
   MPI_Neighbor_alltoallv_c(buf, counts, displs, v, in, counts, displs, v, MPI_COMM_WORLD);
   MPI_Alltoallw_c(buf, counts, displs, types, in, counts, displs, types, MPI_COMM_WORLD);
-// REMARK: remark: datatype 'types' of MPI_Alltoallw_c is left to the runtime: per-peer datatype arrays of MPI_Alltoallw_c are not tracked
+// REMARK: .c:[[@LINE-1]]:3: remark: rewritten: MPI_Alltoallw_c -> tempi_Alltoallw_c: 'types' has plans tempi_gen_plans_0 {types[0]: vector(4, 1, 8, MPI_DOUBLE), {{.*}}; types[1]: vector(4, 1, 8, MPI_DOUBLE), {{.*}}}; 'types' has plans tempi_gen_plans_0 (the same array)
+  MPI_Neighbor_alltoallw_c(buf, counts, displs, types, in, counts, displs, types, MPI_COMM_WORLD);
   MPI_Type_free(&u);
   MPI_Type_free(&v);
 }
+// CHECK: {{^}}static const tempi_static_plan *const tempi_gen_plans_0[2] = {&tempi_gen_plan_{{[0-9a-f]+}}, &tempi_gen_plan_{{[0-9a-f]+}}};
 // CHECK-LABEL: void calls(void) {
 // CHECK: {{^}}  tempi_Ssend_c(buf, 1, v, 1, 0, MPI_COMM_WORLD, &tempi_gen_plan_[[V:[0-9a-f]+]]);
 // CHECK-NEXT: {{^}}  tempi_Rsend_c(buf, 1, v, 1, 0, MPI_COMM_WORLD, &tempi_gen_plan_[[V]]);
@@ -70,4 +73,5 @@ void calls(void) {
 // CHECK-NEXT: {{^}}  tempi_Unpack_c(packed, sizeof packed, &position, in, 1, v, MPI_COMM_WORLD, &tempi_gen_plan_[[V]]);
 // CHECK-NEXT: {{^}}  tempi_Alltoallv_c(buf, counts, displs, v, in, counts, displs, u, MPI_COMM_WORLD, &tempi_gen_plan_[[V]], &tempi_gen_plan_{{[0-9a-f]+}});
 // CHECK-NEXT: {{^}}  tempi_Neighbor_alltoallv_c(buf, counts, displs, v, in, counts, displs, v, MPI_COMM_WORLD, &tempi_gen_plan_[[V]], &tempi_gen_plan_[[V]]);
-// CHECK-NEXT: {{^}}  MPI_Alltoallw_c(buf, counts, displs, types, in, counts, displs, types, MPI_COMM_WORLD);
+// CHECK-NEXT: {{^}}  tempi_Alltoallw_c(buf, counts, displs, types, in, counts, displs, types, MPI_COMM_WORLD, tempi_gen_plans_0, tempi_gen_plans_0);
+// CHECK-NEXT: {{^}}  tempi_Neighbor_alltoallw_c(buf, counts, displs, types, in, counts, displs, types, MPI_COMM_WORLD, tempi_gen_plans_0, tempi_gen_plans_0);

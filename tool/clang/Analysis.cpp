@@ -20,6 +20,7 @@
 #include "clang/Tooling/Transformer/SourceCode.h"
 
 #include <algorithm>
+#include <iterator>
 #include <memory>
 
 using namespace clang;
@@ -72,9 +73,34 @@ std::string calleeName(const CallExpr *c) {
 }
 
 bool sameOutcome(const DatatypeArg &a, const DatatypeArg &b) {
+  if (a.isArray || b.isArray) {
+    if (a.isArray != b.isArray || a.elements.size() != b.elements.size())
+      return false;
+    for (size_t k = 0; k < a.elements.size(); ++k)
+      if (!sameOutcome(a.elements[k], b.elements[k]))
+        return false;
+    return true;
+  }
   if (a.hasPlan() != b.hasPlan())
     return false;
   return !a.hasPlan() || *a.shape == *b.shape;
+}
+
+/// From a proven chain to a plan: a predefined type needs none (expr cleared); otherwise its
+/// canonical shape and plan symbol, or why it has no plan.
+void planArg(DatatypeArg &da) {
+  if (da.expr->combiner == Combiner::Named) {
+    da.predefined = true;
+    da.why = {"'" + da.spelling + "' is a predefined datatype: nothing to specialize", da.loc};
+    da.expr = nullptr;
+    return;
+  }
+  std::string whyNot;
+  da.shape = shapeOf(*da.expr, whyNot);
+  if (da.shape)
+    da.planSymbol = codegen::planSymbol(*da.shape);
+  else
+    da.why = {whyNot, da.loc};
 }
 
 } // namespace
@@ -82,6 +108,10 @@ bool sameOutcome(const DatatypeArg &a, const DatatypeArg &b) {
 bool CallSite::rewritten() const {
   if (!editable || !siteWhy.reason.empty())
     return false;
+  if (spec->datatypeArrays)
+    for (const DatatypeArg &a : args)
+      if (!a.arrayProven())
+        return false; // both arrays proven element by element, or nothing
   for (const DatatypeArg &a : args)
     if (a.hasPlan())
       return true;
@@ -219,28 +249,47 @@ Analysis analyze(ASTContext &ctx, const Preprocessor *pp) {
                                                  sm, lo),
                         sm, lo)
                         .str();
-      if (spec->datatypeArrays) {
-        da.why = {"per-peer datatype arrays of " + std::string(spec->name) + " are not tracked",
-                  da.loc};
-      } else if (!at) {
+      da.isArray = spec->datatypeArrays;
+      if (!at) {
         da.why = {"the call is in code the analysis cannot place (unreachable?)", da.loc};
+      } else if (da.isArray) {
+        // Every element proven, or the whole array is left to the runtime.
+        Unresolved why;
+        std::vector<TypeExprPtr> exprs = resolver.resolveArray(arg, *at, why);
+        if (exprs.empty())
+          da.why = why;
+        for (size_t k = 0; k < exprs.size(); ++k) {
+          DatatypeArg el;
+          el.index = da.index;
+          el.loc = da.loc;
+          el.spelling = da.spelling + "[" + std::to_string(k) + "]";
+          el.expr = exprs[k];
+          planArg(el);
+          if (el.predefined)
+            el.expr = exprs[k]; // kept: the explanation prints it
+          da.elements.push_back(std::move(el));
+        }
+        if (da.arrayProven() && !da.hasPlan()) {
+          // Proven, but no element has a plan: say why, unless every element is predefined.
+          da.predefined = true;
+          for (const DatatypeArg &el : da.elements)
+            if (!el.predefined) {
+              da.predefined = false;
+              da.why = {"'" + el.spelling + "' has no static plan: " + el.why.reason, da.loc};
+              break;
+            }
+          if (da.predefined)
+            da.why = {"every element of '" + da.spelling +
+                          "' is a predefined datatype: nothing to specialize",
+                      da.loc};
+        }
       } else {
         Unresolved why;
         da.expr = resolver.resolve(arg, *at, why);
-        if (!da.expr) {
+        if (!da.expr)
           da.why = why;
-        } else if (da.expr->combiner == Combiner::Named) {
-          da.predefined = true;
-          da.why = {"'" + da.spelling + "' is a predefined datatype: nothing to specialize", da.loc};
-          da.expr = nullptr;
-        } else {
-          std::string whyNot;
-          da.shape = shapeOf(*da.expr, whyNot);
-          if (da.shape)
-            da.planSymbol = codegen::planSymbol(*da.shape);
-          else
-            da.why = {whyNot, da.loc};
-        }
+        else
+          planArg(da);
       }
       site.args.push_back(std::move(da));
     }
@@ -266,17 +315,36 @@ Analysis analyze(ASTContext &ctx, const Preprocessor *pp) {
     }
     out.siteOf[call] = it->second;
   }
-  for (const CallSite &s : out.sites) {
+  auto addShape = [&out](const StridedBlock &shape) {
+    for (const StridedBlock &b : out.shapes)
+      if (shapeKey(b) == shapeKey(shape))
+        return;
+    out.shapes.push_back(shape);
+  };
+  for (CallSite &s : out.sites) {
     if (!s.rewritten())
       continue;
-    for (const DatatypeArg &a : s.args) {
-      if (!a.hasPlan())
+    for (DatatypeArg &a : s.args) {
+      if (!a.isArray) {
+        if (a.hasPlan())
+          addShape(*a.shape);
         continue;
-      bool seen = false;
-      for (const StridedBlock &b : out.shapes)
-        seen = seen || shapeKey(b) == shapeKey(*a.shape);
-      if (!seen)
-        out.shapes.push_back(*a.shape);
+      }
+      // One plan array per distinct content; sendtypes and recvtypes may share one.
+      std::vector<std::string> entries;
+      for (const DatatypeArg &el : a.elements) {
+        entries.push_back(el.hasPlan() ? el.planSymbol : "");
+        if (el.hasPlan())
+          addShape(*el.shape);
+      }
+      auto same = std::find_if(out.planArrays.begin(), out.planArrays.end(),
+                               [&](const Analysis::PlanArray &p) { return p.entries == entries; });
+      if (same == out.planArrays.end()) {
+        out.planArrays.push_back(
+            {"tempi_gen_plans_" + std::to_string(out.planArrays.size()), std::move(entries)});
+        same = std::prev(out.planArrays.end());
+      }
+      a.plansSymbol = same->symbol;
     }
   }
   return out;

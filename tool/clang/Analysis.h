@@ -30,17 +30,34 @@ class Preprocessor;
 
 namespace tempi::frontend {
 
-/// One datatype argument of a communication call.
+/// One datatype argument of a communication call, or one element of a datatype array argument.
 struct DatatypeArg {
   unsigned index = 0;             ///< argument index in the call
-  std::string spelling;           ///< the argument as written ("t", "MPI_DOUBLE")
+  std::string spelling;           ///< the argument as written ("t", "MPI_DOUBLE"); "types[1]"
   clang::SourceLocation loc;      ///< the argument's location
-  TypeExprPtr expr;               ///< the proven chain (null when unresolved)
+  TypeExprPtr expr;               ///< the proven chain (null when unresolved; for a scalar
+                                  ///< argument also null when predefined)
   std::optional<StridedBlock> shape; ///< its canonical form (when it has a plan)
   std::string planSymbol;         ///< tempi_gen_plan_<key> when it has a plan
   Unresolved why;                 ///< when it has no plan: why, and where
   bool predefined = false;        ///< a predefined type: nothing to specialize, no remark
-  bool hasPlan() const { return shape.has_value(); }
+  /// A datatype array argument (sendtypes/recvtypes of MPI_Alltoallw and
+  /// MPI_Neighbor_alltoallw): `elements` holds one proven entry per element of the local array
+  /// when every element is proven (each like a scalar argument: a plan, predefined, or no plan
+  /// with a reason), and is empty when one is not (`why` names the first such element).
+  bool isArray = false;
+  std::vector<DatatypeArg> elements;
+  std::string plansSymbol;        ///< tempi_gen_plans_<n>: the emitted array of element plans
+  bool arrayProven() const { return isArray && !elements.empty(); }
+  /// A scalar with a plan; an array whose every element is proven and one has a plan.
+  bool hasPlan() const {
+    if (!isArray)
+      return shape.has_value();
+    for (const DatatypeArg &e : elements)
+      if (e.hasPlan())
+        return true;
+    return false;
+  }
 };
 
 /// One communication call site (all template instantiations of it together).
@@ -53,7 +70,8 @@ struct CallSite {
   /// Sends with a deferred entry point (MPI_Isend, MPI_Issend) that have a plan: whether every
   /// instance is followed by a flush on every path (SendDeferral), and why or why not.
   std::optional<DeferralProof> deferral;
-  /// Rewritten when editable, no site-wide reason, and at least one datatype argument has a plan.
+  /// Rewritten when editable, no site-wide reason, and at least one datatype argument has a plan;
+  /// for the datatype-array calls also every element of every array argument is proven.
   bool rewritten() const;
   /// Rewritten into the deferred entry point (spec->deferredName).
   bool deferred() const;
@@ -73,6 +91,13 @@ struct Analysis {
   std::map<const clang::CallExpr *, size_t> siteOf;
   /// Distinct shapes with plans, in order of first use.
   std::vector<StridedBlock> shapes;
+  /// The plan arrays of rewritten datatype-array calls (MPI_Alltoallw, ...): distinct contents
+  /// in order of first use, each a list of plan symbols ("" for a NULL entry).
+  struct PlanArray {
+    std::string symbol; ///< tempi_gen_plans_<n>
+    std::vector<std::string> entries;
+  };
+  std::vector<PlanArray> planArrays;
   /// The main-file location after which the TEMPI include and the plans go (invalid: file start).
   clang::SourceLocation includeAnchor;
 

@@ -116,6 +116,88 @@ TypeExprPtr DatatypeResolver::resolve(const Expr *e, Point at, Unresolved &why, 
   return nullptr;
 }
 
+std::vector<TypeExprPtr> DatatypeResolver::resolveArray(const Expr *e, Point at,
+                                                        Unresolved &why) {
+  SourceLocation loc = e->getBeginLoc();
+  const Expr *inner = e->IgnoreParenImpCasts();
+  const auto *d = dyn_cast<DeclRefExpr>(inner);
+  if (!d) {
+    if (const auto *me = dyn_cast<MemberExpr>(inner))
+      why = {"'" + me->getMemberDecl()->getNameAsString() +
+                 "' is a member of a struct or class; members are not tracked",
+             loc};
+    else if (const auto *call = dyn_cast<CallExpr>(inner))
+      why = {calleeName(call).empty()
+                 ? std::string("the datatype array is returned by an indirect call")
+                 : "the datatype array is returned by a call to '" + calleeName(call) + "'",
+             loc};
+    else
+      why = {"the datatype array is not a local array variable", loc};
+    return {};
+  }
+  const auto *vd = dyn_cast<VarDecl>(d->getDecl());
+  std::string name = d->getDecl()->getNameAsString();
+  if (!vd) {
+    why = {"'" + name + "' is not a variable", loc};
+    return {};
+  }
+  if (isa<ParmVarDecl>(vd)) {
+    why = {"'" + name + "' comes from a parameter of '" + nameOf(vd->getDeclContext()) + "'",
+           loc};
+    return {};
+  }
+  if (d->refersToEnclosingVariableOrCapture()) {
+    why = {"'" + name + "' is captured from an enclosing function", loc};
+    return {};
+  }
+  if (!vd->hasLocalStorage()) {
+    why = {"'" + name + "' is " + (vd->isStaticLocal() ? "a static variable" : "a global variable"),
+           loc};
+    return {};
+  }
+  if (vd->getType()->isReferenceType()) {
+    why = {"'" + name + "' is a reference", loc};
+    return {};
+  }
+  const ASTContext &ctx = ev_.context();
+  const ConstantArrayType *cat = ctx.getAsConstantArrayType(vd->getType());
+  if (!cat) {
+    why = {"'" + name + "' is " +
+               (vd->getType()->isVariableArrayType() ? "a variable-length array"
+                                                     : "a pointer, not an array"),
+           loc};
+    return {};
+  }
+  if (cat->getElementType()->isArrayType()) {
+    why = {"'" + name + "' is an array of arrays", loc};
+    return {};
+  }
+  uint64_t n = cat->getSize().getZExtValue();
+  if (n == 0 || n > static_cast<uint64_t>(kMaxArray)) {
+    why = {"'" + name + "' has " + std::to_string(n) + " elements" +
+               (n ? ", more than the tool reads (" + std::to_string(kMaxArray) + ")" : ""),
+           loc};
+    return {};
+  }
+  std::vector<TypeExprPtr> out;
+  for (uint64_t k = 0; k < n; ++k) {
+    auto idx = static_cast<int64_t>(k);
+    std::string elem = Evaluator::slotName(vd, idx);
+    std::optional<SlotDefinition> def = ev_.slotDefinition(vd, idx, at, why);
+    if (!def)
+      return {};
+    TypeExprPtr t = fromDefinition(*def, elem, why, 0);
+    if (!t) {
+      // Name the element in every reason ("'types[1]' is unresolved: count depends on 'argc'").
+      if (why.reason.rfind("'" + elem + "'", 0) != 0)
+        why.reason = "'" + elem + "' is unresolved: " + why.reason;
+      return {};
+    }
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
 TypeExprPtr DatatypeResolver::fromDefinition(const SlotDefinition &def, const std::string &name,
                                              Unresolved &why, int depth) {
   const VarEvent &e = *def.event;

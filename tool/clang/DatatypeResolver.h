@@ -4,7 +4,8 @@
 /// Resolved: a predefined type as the source spells it (MPI_DOUBLE, also through user macros),
 /// a local MPI_Datatype variable (or an element, with a constant index, of a local array of them)
 /// whose one definition is proven by FunctionFlow and is a constructor call with compile-time
-/// arguments (Evaluator) or a copy of another resolved datatype, recursively. Refused, with a
+/// arguments (Evaluator) or a copy of another resolved datatype, recursively; and, for the
+/// per-peer datatype arrays of MPI_Alltoallw, every element of a local array. Refused, with a
 /// sentence that says why: parameters ("'t' comes from a parameter of 'f'"), globals, statics,
 /// members, captures, return values of calls, MPI_DATATYPE_NULL, and everything FunctionFlow or
 /// Evaluator refuses ("'t' is reassigned on line 40", "count depends on 'argc', ...").
@@ -23,6 +24,12 @@ public:
 
   /// The chain `e` holds just before `at`, or nullptr with `why` set (a whole sentence).
   TypeExprPtr resolve(const clang::Expr *e, Point at, Unresolved &why, int depth = 0);
+  /// The chains of every element of a datatype array argument (sendtypes of MPI_Alltoallw), in
+  /// order, or an empty vector with `why` set. The argument must name a local array of constant
+  /// length (not a parameter, global, member, pointer or variable-length array) and resolve()'s
+  /// rules must prove each element at `at`: one dominating definition (a constructor writing
+  /// &a[k], a copy of a proven datatype, a predefined type), no escape, not freed.
+  std::vector<TypeExprPtr> resolveArray(const clang::Expr *e, Point at, Unresolved &why);
   /// The chain built by a constructor call (evaluated at its own point).
   TypeExprPtr fromConstructor(const clang::CallExpr *call, const ConstructorSpec &spec, Point at,
                               Unresolved &why, int depth = 0);

@@ -141,6 +141,8 @@ public:
       block = "\n#include <tempi/tempi.h>\n";
       for (const StridedBlock &s : analysis.shapes)
         block += codegen::planDefinition(s) + "\n";
+      for (const Analysis::PlanArray &p : analysis.planArrays)
+        block += codegen::planArrayDefinition(p.symbol, p.entries) + "\n";
       block += "#line " + std::to_string(line + 1) + " " + quoteForLine(file);
       if (eol == StringRef::npos)
         block += "\n";
@@ -148,6 +150,8 @@ public:
       block = "#include <tempi/tempi.h>\n";
       for (const StridedBlock &s : analysis.shapes)
         block += codegen::planDefinition(s) + "\n";
+      for (const Analysis::PlanArray &p : analysis.planArrays)
+        block += codegen::planArrayDefinition(p.symbol, p.entries) + "\n";
       block += "#line 1 " + quoteForLine(file) + "\n";
     }
     std::string repPath = edits->front().replacements.front().getFilePath().str();

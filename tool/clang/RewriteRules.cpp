@@ -54,14 +54,16 @@ RewriteRuleWith<std::string> commCallRule(const Analysis &analysis) {
   const Analysis *a = &analysis;
   std::vector<RewriteRuleWith<std::string>> cases;
   for (const CommCallSpec &spec : allCommCalls()) {
-    if (spec.datatypeArrays)
-      continue; // per-peer datatype arrays are not tracked: never rewritten
     auto isCall = callee(functionDecl(hasName(spec.name)));
     auto calleeRef = callee(ast_matchers::expr(ignoringParenImpCasts(declRefExpr().bind("fn"))));
     Stencil plans = run([a](const MatchFinder::MatchResult &r) -> llvm::Expected<std::string> {
       std::string s;
-      for (const DatatypeArg &arg : siteOf(*a, r).args)
-        s += arg.hasPlan() ? ", &" + arg.planSymbol : ", (const tempi_static_plan *)0";
+      for (const DatatypeArg &arg : siteOf(*a, r).args) {
+        if (arg.isArray) // the file-scope array of the elements' plans (RewriteAction)
+          s += ", " + arg.plansSymbol;
+        else
+          s += arg.hasPlan() ? ", &" + arg.planSymbol : ", (const tempi_static_plan *)0";
+      }
       return s;
     });
     auto explain = [a](std::string from, std::string to) {
@@ -69,6 +71,28 @@ RewriteRuleWith<std::string> commCallRule(const Analysis &analysis) {
         const CallSite &site = siteOf(*a, r);
         std::string s = from + " -> " + to + ":";
         for (const DatatypeArg &arg : site.args) {
+          if (arg.isArray) {
+            s += " '" + arg.spelling + "' has plans " + arg.plansSymbol;
+            if (&arg != &site.args.front() && arg.spelling == site.args.front().spelling &&
+                arg.plansSymbol == site.args.front().plansSymbol) {
+              s += " (the same array);"; // sendtypes and recvtypes are one array
+              continue;
+            }
+            s += " {";
+            for (size_t k = 0; k < arg.elements.size(); ++k) {
+              const DatatypeArg &el = arg.elements[k];
+              s += (k ? "; " : "") + el.spelling + ": ";
+              if (el.hasPlan())
+                s += printExpr(*el.expr) + ", canonical " + printStrided(*el.shape) + ", plan " +
+                     el.planSymbol;
+              else if (el.predefined)
+                s += printExpr(*el.expr) + ", predefined, no plan";
+              else
+                s += printExpr(*el.expr) + ", no static plan (" + el.why.reason + ")";
+            }
+            s += "};";
+            continue;
+          }
           s += " '" + arg.spelling + "'";
           if (arg.hasPlan())
             s += " holds " + printExpr(*arg.expr) + ", canonical " + printStrided(*arg.shape) +

@@ -7,7 +7,9 @@
 ///
 /// A case matches only a call whose site the Analysis marks rewritten(); it renames the callee
 /// (MPI_Send -> tempi_Send) and inserts the plan argument(s) before the closing parenthesis
-/// (", &tempi_gen_plan_<key>", or a null plan for a datatype argument without one). Edits of the
+/// (", &tempi_gen_plan_<key>", or a null plan for a datatype argument without one; for a datatype
+/// array of MPI_Alltoallw and friends, ", tempi_gen_plans_<n>", the array of its elements' plans
+/// that RewriteAction defines at file scope with the plans). Edits of the
 /// several instances of one site (C++ template instantiations) are deduplicated by location.
 #pragma once
 

@@ -120,6 +120,17 @@ std::string planDefinition(const StridedBlock &shape) {
   return s;
 }
 
+std::string planArrayDefinition(const std::string &symbol,
+                                const std::vector<std::string> &planSymbols) {
+  std::string s = "static const tempi_static_plan *const " + symbol + "[" +
+                  std::to_string(planSymbols.size()) + "] = {";
+  for (size_t i = 0; i < planSymbols.size(); ++i) {
+    s += i ? ", " : "";
+    s += planSymbols[i].empty() ? "(const tempi_static_plan *)0" : "&" + planSymbols[i];
+  }
+  return s + "};";
+}
+
 std::string generateKernelSource(const std::vector<StridedBlock> &shapes,
                                  std::string_view sourceName) {
   std::vector<const StridedBlock *> distinct;

@@ -25,6 +25,15 @@ std::string planSymbol(const StridedBlock &shape);
 /// Returns an empty string when the shape cannot be expressed (more than TEMPI_MAX_DIMS dims).
 std::string planDefinition(const StridedBlock &shape);
 
+/// A C/C++ definition of a file-scope array of plan pointers (the per-peer plans argument of
+/// tempi_Alltoallw and friends), one entry per symbol, "" for a null entry, e.g.
+///   static const tempi_static_plan *const tempi_gen_plans_0[2] = {&tempi_gen_plan_0123...,
+///   (const tempi_static_plan *)0};
+/// on one line. An initializer of addresses of static objects: valid in C and in C++, where a
+/// compound literal would not be.
+std::string planArrayDefinition(const std::string &symbol,
+                                const std::vector<std::string> &planSymbols);
+
 /// The whole generated .cu for one translation unit: banner "generated from <sourceName>, do not
 /// edit", one packStatic/unpackStatic instantiation pair per distinct shape, and a constructor
 /// that calls tempi_register_kernels for each. Shapes are deduplicated by shapeKey. Shapes that

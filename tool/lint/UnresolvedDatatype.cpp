@@ -17,8 +17,9 @@ void checkUnresolvedDatatype(const CheckContext &c, std::vector<Finding> &out) {
   const SourceManager &sm = c.ctx.getSourceManager();
   for (const frontend::CallSite &s : c.analysis.sites) {
     for (const frontend::DatatypeArg &a : s.args) {
-      // A predefined type needs no plan: the front end says so, it is nothing to report.
-      if (a.expr || frontend::findNamedType(a.spelling))
+      // A predefined type needs no plan: the front end says so, it is nothing to report. Nor is
+      // a datatype array (MPI_Alltoallw) whose every element is proven.
+      if (a.expr || frontend::findNamedType(a.spelling) || a.arrayProven())
         continue;
       const Expr *arg = s.call->getArg(a.index);
       Finding f = findingAt("unresolved-datatype", arg,
