@@ -1,8 +1,9 @@
 /// \file
 /// MPI_Alltoallv, MPI_Alltoallw, MPI_Neighbor_alltoallv and MPI_Neighbor_alltoallw. Host buffers
 /// go to the MPI unchanged. A device buffer side packs every peer's part into one staging buffer
-/// (one kernel per peer, one copy, one synchronize) and the MPI exchanges bytes (MPI_PACKED,
-/// byte counts and displacements); the receive side unpacks every peer's part after the call.
+/// (one fused launch for all strided peers, one copy, one synchronize) and the MPI exchanges bytes
+/// (MPI_PACKED, byte counts and displacements); the receive side unpacks every peer's part after
+/// the call, again in one fused launch. Block-list peers take one launch each.
 /// A side with a type that has no kernel plan, or more than INT_MAX packed bytes, is mirrored
 /// instead: the span all its peers touch is copied to the host and the MPI gets the original
 /// counts, displacements and types on that copy. MPI_IN_PLACE goes to the MPI as it is, with a
@@ -104,19 +105,21 @@ tempi_result prepare(Side &s, bool isSend) {
   s.mpiBuf = s.staging.host;
   if (!isSend) return TEMPI_SUCCESS;
   char *packed = static_cast<char *>(s.staging.device);
+  std::vector<device::StridedJob> jobs; // every strided peer in one fused launch
   for (int i = 0; i < s.peers; ++i) {
     const TypePlan &p = *s.typePlans[i];
     if (s.byteCounts[i] == 0) continue;
     void *dst = packed + s.byteDispls[i];
-    const char *src = user + s.offsets[i];
-    tempi_result r;
+    char *src = user + s.offsets[i];
     if (p.kind == TypePlan::Kind::Strided) {
-      r = device::pack(p.kernel, src, s.counts[i], dst, st);
-    } else if ((r = p.ensureUploaded()) == TEMPI_SUCCESS) {
-      r = device::packBlocks(p.blocks, src, s.counts[i], dst, st);
+      jobs.push_back({&p.kernel, 0, src, dst, s.counts[i]});
+      continue;
     }
+    tempi_result r = p.ensureUploaded();
+    if (r == TEMPI_SUCCESS) r = device::packBlocks(p.blocks, src, s.counts[i], dst, st);
     if (r != TEMPI_SUCCESS) return r;
   }
+  if (tempi_result r = device::packMany(jobs.data(), jobs.size(), st); r != TEMPI_SUCCESS) return r;
   if (tempi_result r = device::copyAsync(s.staging.host, s.staging.device, size_t(total), st);
       r != TEMPI_SUCCESS)
     return r;
@@ -132,19 +135,23 @@ tempi_result finish(Side &s) {
   if (tempi_result r = device::copyAsync(s.staging.device, s.staging.host, s.staging.bytes, st);
       r != TEMPI_SUCCESS)
     return r;
-  const char *packed = static_cast<const char *>(s.staging.device);
+  char *packed = static_cast<char *>(s.staging.device);
+  std::vector<device::StridedJob> jobs; // every strided peer in one fused launch
   for (int i = 0; i < s.peers; ++i) {
     const TypePlan &p = *s.typePlans[i];
     if (s.byteCounts[i] == 0) continue;
-    tempi_result r;
     if (p.kind == TypePlan::Kind::Strided) {
-      r = device::unpack(p.kernel, user + s.offsets[i], packed + s.byteDispls[i], s.counts[i], st);
-    } else if ((r = p.ensureUploaded()) == TEMPI_SUCCESS) {
+      jobs.push_back({&p.kernel, 0, user + s.offsets[i], packed + s.byteDispls[i], s.counts[i]});
+      continue;
+    }
+    tempi_result r = p.ensureUploaded();
+    if (r == TEMPI_SUCCESS)
       r = device::unpackBlocks(p.blocks, user + s.offsets[i], packed + s.byteDispls[i],
                                s.counts[i], st);
-    }
     if (r != TEMPI_SUCCESS) return r;
   }
+  if (tempi_result r = device::unpackMany(jobs.data(), jobs.size(), st); r != TEMPI_SUCCESS)
+    return r;
   return device::synchronize(st);
 }
 
