@@ -8,9 +8,10 @@
 /// over the first-block prefix. Inside a segment the walk is the generic kernel's (the looped
 /// RuntimeShape of tempi/kernels.cuh), so packed bytes are those of the single-job path.
 ///
-/// The table goes to the device by one asynchronous copy from a per-thread pinned buffer. That
-/// buffer is reused by the thread's next batch, which is safe because every caller synchronizes
-/// the stream before it returns (the batch's staging is released only after that too).
+/// The table goes to the device by one asynchronous copy from a per-thread pinned buffer (skipped
+/// when the device already holds the same table, see Table). That buffer is reused by the
+/// thread's next batch, which is safe because every caller synchronizes the stream before it
+/// returns (the batch's staging is released only after that too).
 ///
 /// A job the fused kernel cannot take (more than 2^31 - 1 words, more outer dimensions than the
 /// walk holds) runs on the single-job path, enqueued on the same stream.
@@ -19,7 +20,9 @@
 #include "runtime/src/device/Internal.h"
 #include "tempi/kernels.cuh"
 
+#include <algorithm>
 #include <cstring>
+#include <vector>
 
 namespace tempi::device {
 
@@ -102,28 +105,65 @@ __global__ void __launch_bounds__(kernels::kThreads)
   }
 }
 
-/// The calling thread's segment table: pinned host memory for building it, device memory for the
-/// kernel. Grown, never shrunk; released with the thread (the process exits after finalize()).
+/// Whether the kernel would move the same words for a and b: every field it reads (a FastDivmod's
+/// multiplier and shift follow from its divisor; slots past nd are never read). Not memcmp: the
+/// struct has padding that nothing initializes.
+bool sameSegment(const Segment &a, const Segment &b) {
+  if (a.strided != b.strided || a.packed != b.packed || a.words != b.words ||
+      a.firstBlock != b.firstBlock || a.w != b.w || a.shape.start != b.shape.start ||
+      a.shape.nd != b.shape.nd || a.shape.words.divisor != b.shape.words.divisor)
+    return false;
+  for (int j = 0; j < a.shape.nd && j < Shape::kSlots; ++j)
+    if (a.shape.counts[j].divisor != b.shape.counts[j].divisor ||
+        a.shape.strides[j] != b.shape.strides[j])
+      return false;
+  return true;
+}
+
+/// The calling thread's segment tables: pinned host memory for building one, and device memory
+/// for the kernel, one for packs and one for unpacks. Grown, never shrunk; released with the
+/// thread (the process exits after finalize()). A halo exchange packs the same faces every
+/// iteration, so each direction remembers the table it last uploaded from index 0: an identical
+/// table is not uploaded again (the upload's latency was a tenth of a face pack's GPU time).
 struct Table {
   Segment *host = nullptr;
-  Segment *device = nullptr;
+  Segment *device[2] = {nullptr, nullptr}; // [Pack]
+  std::vector<Segment> uploaded[2];        // what device[Pack][0, size) holds
   size_t capacity = 0;
   ~Table() {
     if (host) (void)cudaFreeHost(host);
-    if (device) (void)cudaFree(device);
+    for (Segment *d : device)
+      if (d) (void)cudaFree(d);
   }
   tempi_result reserve(size_t n) {
     if (n <= capacity) return TEMPI_SUCCESS;
     size_t want = capacity ? capacity : 64;
     while (want < n) want *= 2;
     if (host) TEMPI_CUDA_CHECK(cudaFreeHost(host));
-    if (device) TEMPI_CUDA_CHECK(cudaFree(device));
     host = nullptr;
-    device = nullptr;
+    for (int k = 0; k < 2; ++k) {
+      if (device[k]) TEMPI_CUDA_CHECK(cudaFree(device[k]));
+      device[k] = nullptr;
+      uploaded[k].clear();
+    }
     capacity = 0;
     TEMPI_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void **>(&host), want * sizeof(Segment)));
-    TEMPI_CUDA_CHECK(cudaMalloc(reinterpret_cast<void **>(&device), want * sizeof(Segment)));
+    for (Segment *&d : device)
+      TEMPI_CUDA_CHECK(cudaMalloc(reinterpret_cast<void **>(&d), want * sizeof(Segment)));
     capacity = want;
+    return TEMPI_SUCCESS;
+  }
+  /// Enqueues the upload of host[first, first + n) unless device[pack] already holds it.
+  tempi_result upload(bool pack, size_t first, size_t n, cudaStream_t stream) {
+    std::vector<Segment> &last = uploaded[pack];
+    if (first == 0 && last.size() == n && std::equal(host, host + n, last.data(), sameSegment))
+      return TEMPI_SUCCESS;
+    TEMPI_CUDA_CHECK(cudaMemcpyAsync(device[pack] + first, host + first, n * sizeof(Segment),
+                                     cudaMemcpyHostToDevice, stream));
+    if (first == 0)
+      last.assign(host, host + n);
+    else
+      last.clear(); // a later chunk of a large batch: overlaps what was remembered
     return TEMPI_SUCCESS;
   }
 };
@@ -154,10 +194,9 @@ template <bool Pack> tempi_result launch(size_t first, size_t n, uint32_t totalB
   auto stream = static_cast<cudaStream_t>(s);
   // timed from the segment table's upload: both are the pack's device work
   const internal::TimedLaunch timing = internal::beginTimedLaunch(s);
-  TEMPI_CUDA_CHECK(cudaMemcpyAsync(table.device + first, table.host + first, n * sizeof(Segment),
-                                   cudaMemcpyHostToDevice, stream));
-  fusedKernel<Pack><<<totalBlocks, kernels::kThreads, 0, stream>>>(table.device + first, int(n),
-                                                                  totalBlocks);
+  if (tempi_result r = table.upload(Pack, first, n, stream); r != TEMPI_SUCCESS) return r;
+  fusedKernel<Pack><<<totalBlocks, kernels::kThreads, 0, stream>>>(table.device[Pack] + first,
+                                                                  int(n), totalBlocks);
   TEMPI_CUDA_CHECK(cudaGetLastError());
   internal::endTimedLaunch(timing, Pack, s);
   internal::bump(internal::counters().launches);
