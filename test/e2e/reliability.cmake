@@ -37,8 +37,8 @@ if(TARGET reliability_errors)
 endif()
 
 # Zero counts, negative strides and lower bounds, extents smaller than true extents, a struct,
-# a pair type, MPI_BOTTOM with absolute addresses (host buffers; device buffers: known bug 3,
-# reliability_odd_types_bottom_device-np2, disabled until fixed).
+# a pair type, MPI_BOTTOM with absolute addresses (host buffers; device buffers in
+# reliability_odd_types_bottom_device-np2, finding 3, fixed in session 4).
 tempi_add_mpi_test(reliability_odd_types NPROCS 2 SOURCES ${_rel_dir}/reliability_odd_types.c
                    LINK tempi_fakedev COMPARE)
 list(APPEND _rel_tests reliability_odd_types-np2)
@@ -49,7 +49,7 @@ if(TARGET reliability_odd_types)
                    ${CMAKE_CURRENT_BINARY_DIR}/reliability_odd_types_bottom_device-np2.out)
   set_tests_properties(reliability_odd_types_bottom_device-np2 PROPERTIES
                        ENVIRONMENT RELIABILITY_BOTTOM_DEVICE=1 LABELS "mpi;reliability"
-                       TIMEOUT 120 DISABLED TRUE)
+                       TIMEOUT 120)
 endif()
 
 # MPI_THREAD_MULTIPLE: 4 threads per rank, host and device buffers, types committed and freed

@@ -30,7 +30,10 @@ ProbeResult probePackOrder(MPI_Datatype type, const TypePlan &plan) {
     x ^= x << 17;
     b = static_cast<unsigned char>(x >> 24);
   }
-  const char *origin = reinterpret_cast<const char *>(memory.data()) - lo;
+  // The buffer address that puts the type's first byte at memory[0], computed on the address: for
+  // absolute addresses (a type meant for MPI_BOTTOM) it lies far outside any object.
+  const void *origin =
+      reinterpret_cast<const void *>(reinterpret_cast<uintptr_t>(memory.data()) - uintptr_t(lo));
 
   int packSize = 0;
   if (PMPI_Pack_size(1, type, MPI_COMM_SELF, &packSize) != MPI_SUCCESS || packSize < plan.size)
@@ -50,7 +53,7 @@ ProbeResult probePackOrder(MPI_Datatype type, const TypePlan &plan) {
       inside = false;
       return;
     }
-    const unsigned char *src = reinterpret_cast<const unsigned char *>(origin + off);
+    const unsigned char *src = memory.data() + (off - lo);
     ours.insert(ours.end(), src, src + n);
   });
   if (!inside || int64_t(ours.size()) != plan.size) return ProbeResult::Differs;

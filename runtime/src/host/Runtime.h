@@ -17,7 +17,7 @@ extern bool gActive;
 inline bool active() { return gActive; }
 
 /// A device buffer TEMPI must handle (never handed to a non-CUDA-aware MPI). Host, pinned host
-/// and managed memory go to the MPI as they are; so do MPI_IN_PLACE and MPI_BOTTOM.
+/// and managed memory go to the MPI as they are; so does MPI_IN_PLACE.
 inline bool isDevice(const void *p) {
   return gActive && p && p != MPI_IN_PLACE && device::isDevice(p);
 }

@@ -97,13 +97,16 @@ tempi_result setUp(void *buf, MPI_Count count, MPI_Datatype type, const tempi_st
   w.plan = std::move(plan);
   if (w.plan->size > 0 && count > INT64_MAX / w.plan->size) return TEMPI_ERR_INVALID_ARG;
   w.packedBytes = int64_t(count) * w.plan->size;
-  if (w.plan->kind == TypePlan::Kind::Mirror || (w.packedBytes > INT_MAX && !largeCount)) {
+  // MPI_BOTTOM takes the mirror: the span the type touches, copied to the host, is given to the
+  // MPI at the address that puts the type's absolute displacements inside it.
+  if (w.plan->kind == TypePlan::Kind::Mirror || (w.packedBytes > INT_MAX && !largeCount) ||
+      buf == MPI_BOTTOM) {
     w.mirror = true;
     touchedSpan(*w.plan, count, &w.spanLo, &w.spanHi);
     Staging &s = w.staging;
     s.bytes = size_t(w.spanHi - w.spanLo);
     if (s.bytes) TEMPI_TRY(allocHost(s, s.bytes, false));
-    w.ptr = static_cast<char *>(s.host) - w.spanLo;
+    w.ptr = addressAt(s.host, -w.spanLo);
     return TEMPI_SUCCESS;
   }
   w.method = chooseMethod(dir, w.packedBytes, runtime::params(), runtime::mpiCudaAware(),
@@ -159,7 +162,12 @@ int64_t completeBasicBytes(MPI_Datatype type, int64_t before, int64_t rest, bool
 bool deviceData(const void *buf, MPI_Count count, MPI_Datatype type) {
   // The MPI reports a null datatype through the caller's error handler: never ask it ourselves.
   if (type == MPI_DATATYPE_NULL) return false;
-  if (!runtime::active() || !buf || buf == MPI_IN_PLACE) return false;
+  if (!runtime::active() || buf == MPI_IN_PLACE) return false;
+  if (buf == MPI_BOTTOM) { // absolute addresses: the type's first byte is an address
+    if (count <= 0) return false;
+    TypePlanPtr p = typecache::find(type);
+    return p && p->size > 0 && p->trueLb > 0 && device::isDevice(addressAt(nullptr, p->trueLb));
+  }
   if (device::isDevice(buf)) return true;
   // The buffer pointer may lie outside the allocation (a subarray's first byte is far from it):
   // ask about the first byte the type touches too.
@@ -214,7 +222,7 @@ tempi_result enqueuePack(Wire &w, Batch &b) {
   if (!w.staged) return TEMPI_SUCCESS;
   const char *user = static_cast<const char *>(w.userBuf);
   if (w.mirror) {
-    b.copyAfter(w.staging.host, user + w.spanLo, w.staging.bytes);
+    b.copyAfter(w.staging.host, addressAt(w.userBuf, w.spanLo), w.staging.bytes);
     return TEMPI_SUCCESS;
   }
   if (w.packedBytes == 0) return TEMPI_SUCCESS;
@@ -260,7 +268,7 @@ tempi_result wireForRecv(void *buf, MPI_Count count, MPI_Datatype type, const te
 
 tempi_result prepareRecv(Wire &w) {
   if (!w.staged || !w.mirror) return TEMPI_SUCCESS;
-  return copyAndSync(w.staging.host, static_cast<char *>(w.userBuf) + w.spanLo, w.staging.bytes);
+  return copyAndSync(w.staging.host, addressAt(w.userBuf, w.spanLo), w.staging.bytes);
 }
 
 tempi_result enqueueFinishRecv(Wire &w, MPI_Status &status, Batch &b) {
@@ -270,7 +278,7 @@ tempi_result enqueueFinishRecv(Wire &w, MPI_Status &status, Batch &b) {
   if (cancelled) return TEMPI_SUCCESS;
   char *user = static_cast<char *>(w.userBuf);
   if (w.mirror) {
-    b.copyAfter(user + w.spanLo, w.staging.host, w.staging.bytes);
+    b.copyAfter(addressAt(w.userBuf, w.spanLo), w.staging.host, w.staging.bytes);
     return TEMPI_SUCCESS;
   }
   MPI_Count got = 0; // packed bytes that arrived (MPI-3's _x call: Open MPI 4 has no _c calls)

@@ -56,8 +56,15 @@ struct Wire {
 
 /// True when (buf, count, type) is device memory TEMPI must move: the buffer pointer or, when the
 /// type starts away from it, the first byte the type touches is device memory. Always false
-/// before MPI_Init, without a GPU and with TEMPI_DISABLE.
+/// before MPI_Init, without a GPU and with TEMPI_DISABLE. With MPI_BOTTOM the type's first byte
+/// is an absolute address, asked about as such.
 bool deviceData(const void *buf, MPI_Count count, MPI_Datatype type);
+
+/// base + offset bytes, computed on the address: base may be MPI_BOTTOM (null), where the offset
+/// is an absolute address, or the mirror's host copy moved back by the span's first offset.
+inline void *addressAt(const void *base, int64_t offset) {
+  return reinterpret_cast<void *>(reinterpret_cast<uintptr_t>(base) + uintptr_t(offset));
+}
 
 /// The plan for (datatype, static plan): the static plan when given and consistent with the
 /// MPI's size/extent of the type, else the cache's.
