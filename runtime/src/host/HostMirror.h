@@ -118,9 +118,16 @@ int mirroredCall(MPI_Comm comm, HostMirror &m, MPI_Request *request, Blocking &&
 /// intercommunicator, else the communicator's size. MPI_SUCCESS or the MPI's error.
 int peerCount(MPI_Comm comm, int *n);
 /// In- and out-degree of a communicator with a topology (Cartesian, graph, distributed graph),
-/// for the neighborhood collectives; MPI_ERR_TOPOLOGY without one. (InterposeCollectives.cpp's
-/// peers() answers the same; it is file-local there.)
+/// for the neighborhood collectives; MPI_ERR_TOPOLOGY without one.
 int neighborCounts(MPI_Comm comm, int *in, int *out);
+/// Receive (in) and send (out) peers of an all-to-all collective: peerCount for both, or with
+/// `neighbor` the topology's degrees (neighborCounts).
+inline int collectivePeers(MPI_Comm comm, bool neighbor, int *in, int *out) {
+  if (neighbor) return neighborCounts(comm, in, out);
+  const int rc = peerCount(comm, in);
+  *out = *in;
+  return rc;
+}
 /// What the calling process does in a rooted collective (MPI_Bcast, _Reduce, _Gather(v),
 /// _Scatter(v)): `root`: its root-only arguments count (intracommunicator: rank == root;
 /// intercommunicator: root == MPI_ROOT); `leaf`: its non-root arguments count (intracommunicator:

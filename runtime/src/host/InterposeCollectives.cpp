@@ -9,6 +9,7 @@
 /// counts, displacements and types on that copy. MPI_IN_PLACE goes to the MPI as it is, with a
 /// device receive buffer mirrored.
 #include "DeferredSends.h"
+#include "HostMirror.h"
 #include "Runtime.h"
 #include "Transfer.h"
 #include "tempi/tempi.h"
@@ -155,37 +156,6 @@ tempi_result finish(Side &s) {
   return device::synchronize(st);
 }
 
-/// Number of send (out) and receive (in) peers: the communicator's size, or the topology's degrees.
-int peers(MPI_Comm comm, bool neighbor, int *in, int *out) {
-  if (!neighbor) {
-    int inter = 0, n = 0;
-    PMPI_Comm_test_inter(comm, &inter);
-    int rc = inter ? PMPI_Comm_remote_size(comm, &n) : PMPI_Comm_size(comm, &n);
-    *in = *out = n;
-    return rc;
-  }
-  int topo = MPI_UNDEFINED;
-  PMPI_Topo_test(comm, &topo);
-  if (topo == MPI_CART) {
-    int ndims = 0;
-    int rc = PMPI_Cartdim_get(comm, &ndims);
-    *in = *out = 2 * ndims;
-    return rc;
-  }
-  if (topo == MPI_GRAPH) {
-    int rank = 0, n = 0;
-    PMPI_Comm_rank(comm, &rank);
-    int rc = PMPI_Graph_neighbors_count(comm, rank, &n);
-    *in = *out = n;
-    return rc;
-  }
-  if (topo == MPI_DIST_GRAPH) {
-    int weighted = 0;
-    return PMPI_Dist_graph_neighbors_count(comm, in, out, &weighted);
-  }
-  return MPI_ERR_TOPOLOGY;
-}
-
 MPI_Aint extentOf(MPI_Datatype t) {
   MPI_Aint lb = 0, extent = 0;
   PMPI_Type_get_extent(t, &lb, &extent);
@@ -237,7 +207,7 @@ int alltoallvCommon(bool neighbor, const void *sendbuf, const int sendcounts[], 
     return pmpi(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
                 comm);
   int in = 0, out = 0;
-  if (int rc = peers(comm, neighbor, &in, &out); rc != MPI_SUCCESS)
+  if (int rc = collectivePeers(comm, neighbor, &in, &out); rc != MPI_SUCCESS)
     return runtime::raiseCode(comm, rc, "counting a collective's peers");
   Side send, recv;
   if (!inPlace)
@@ -293,7 +263,7 @@ int tempi_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdisp
     return PMPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                           recvtypes, comm);
   int in = 0, out = 0;
-  if (int rc = peers(comm, false, &in, &out); rc != MPI_SUCCESS)
+  if (int rc = collectivePeers(comm, false, &in, &out); rc != MPI_SUCCESS)
     return runtime::raiseCode(comm, rc, "counting a collective's peers");
   Side send, recv;
   if (sendbuf != MPI_IN_PLACE)
@@ -326,7 +296,7 @@ int tempi_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const 
     return PMPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
                                    rdispls, recvtypes, comm);
   int in = 0, out = 0;
-  if (int rc = peers(comm, true, &in, &out); rc != MPI_SUCCESS)
+  if (int rc = collectivePeers(comm, true, &in, &out); rc != MPI_SUCCESS)
     return runtime::raiseCode(comm, rc, "counting a collective's peers");
   Side send, recv;
   if (sendbuf != MPI_IN_PLACE)

@@ -17,6 +17,7 @@
 #ifdef TEMPI_HAVE_LARGE_COUNT
 
 #include "DeferredSends.h"
+#include "HostMirror.h"
 #include "Runtime.h"
 #include "Transfer.h"
 
@@ -42,38 +43,6 @@ template <typename T> std::vector<int> toInt(const T *v, int n) {
   std::vector<int> out;
   if (v) out.assign(v, v + n);
   return out;
-}
-
-/// Number of send (out) and receive (in) peers of a collective: the communicator's (remote)
-/// size, or the topology's degrees.
-int peers(MPI_Comm comm, bool neighbor, int *in, int *out) {
-  if (!neighbor) {
-    int inter = 0, n = 0;
-    PMPI_Comm_test_inter(comm, &inter);
-    int rc = inter ? PMPI_Comm_remote_size(comm, &n) : PMPI_Comm_size(comm, &n);
-    *in = *out = n;
-    return rc;
-  }
-  int topo = MPI_UNDEFINED;
-  PMPI_Topo_test(comm, &topo);
-  if (topo == MPI_CART) {
-    int ndims = 0;
-    int rc = PMPI_Cartdim_get(comm, &ndims);
-    *in = *out = 2 * ndims;
-    return rc;
-  }
-  if (topo == MPI_GRAPH) {
-    int rank = 0, n = 0;
-    PMPI_Comm_rank(comm, &rank);
-    int rc = PMPI_Graph_neighbors_count(comm, rank, &n);
-    *in = *out = n;
-    return rc;
-  }
-  if (topo == MPI_DIST_GRAPH) {
-    int weighted = 0;
-    return PMPI_Dist_graph_neighbors_count(comm, in, out, &weighted);
-  }
-  return MPI_ERR_TOPOLOGY;
 }
 
 /// One side of a large-count collective with a device buffer: the host copy of the span all its
@@ -167,7 +136,7 @@ int alltoallvCommon(bool neighbor, const void *sendbuf, const MPI_Count sendcoun
     return pmpi(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
                 comm);
   int in = 0, out = 0;
-  if (int rc = peers(comm, neighbor, &in, &out); rc != MPI_SUCCESS)
+  if (int rc = collectivePeers(comm, neighbor, &in, &out); rc != MPI_SUCCESS)
     return runtime::raiseCode(comm, rc, "counting a collective's peers");
   const bool inPlace = sendbuf == MPI_IN_PLACE;
   if (!(!inPlace && anyDevice(sendbuf, out, sendcounts, sdispls, sendtype, nullptr)) &&
@@ -209,7 +178,7 @@ int alltoallwCommon(bool neighbor, const void *sendbuf, const MPI_Count sendcoun
     return pmpi(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
                 comm);
   int in = 0, out = 0;
-  if (int rc = peers(comm, neighbor, &in, &out); rc != MPI_SUCCESS)
+  if (int rc = collectivePeers(comm, neighbor, &in, &out); rc != MPI_SUCCESS)
     return runtime::raiseCode(comm, rc, "counting a collective's peers");
   const bool inPlace = sendbuf == MPI_IN_PLACE;
   if (!(!inPlace && anyDevice(sendbuf, out, sendcounts, sdispls, MPI_DATATYPE_NULL, sendtypes)) &&
