@@ -9,10 +9,11 @@
 /// starts the thread's deferred sends (DeferredSends.h); tempi_Isend_deferred_c and
 /// tempi_Issend_deferred_c defer as the int forms do.
 ///
-/// Pack_c/Unpack_c follow InterposePack.cpp with MPI_Count positions; on device buffers they
-/// refuse a pack or unpack that does not fit in outsize/insize (MPI_ERR_TRUNCATE) and a negative
-/// or overflowing count (MPI_ERR_COUNT), through the communicator's error handler. The
-/// collectives' _c forms are in InterposeLargeCountCollectives.cpp.
+/// Pack_c/Unpack_c share their device part with InterposePack.cpp (PackCore.h), with MPI_Count
+/// counts and positions; on device buffers they refuse a pack or unpack that does not fit in
+/// outsize/insize (MPI_ERR_TRUNCATE) and a negative or overflowing count (MPI_ERR_COUNT), through
+/// the communicator's error handler. The collectives' _c forms are in
+/// InterposeLargeCountCollectives.cpp.
 ///
 /// Compiled only against an MPI with the _c calls (MPI_VERSION >= 4, TEMPI_HAVE_LARGE_COUNT).
 #include "tempi/tempi.h"
@@ -20,11 +21,11 @@
 #ifdef TEMPI_HAVE_LARGE_COUNT
 
 #include "DeferredSends.h"
+#include "PackCore.h"
 #include "Requests.h"
 #include "Runtime.h"
 #include "Transfer.h"
 
-#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -126,53 +127,6 @@ int nonblockingRecv(bool persistent, void *buf, MPI_Count count, MPI_Datatype ty
   op->comm = comm;
   requests::add(*request, std::move(op));
   return rc;
-}
-
-// ---- Pack and unpack (InterposePack.cpp with MPI_Count positions) ----
-
-bool kernelPlan(const TypePlan &p) { return p.kind != TypePlan::Kind::Mirror; }
-
-/// The packed bytes of (buf, count, type) from a device buffer, into host memory `out`.
-tempi_result packDeviceToHost(const void *buf, MPI_Count count, MPI_Datatype type,
-                              const tempi_static_plan *sp, MPI_Comm comm, std::vector<char> &out,
-                              int64_t bytes) {
-  Wire w;
-  if (tempi_result r = wireForSend(buf, count, type, sp, true, w, kLargeCount); r != TEMPI_SUCCESS)
-    return r;
-  out.resize(size_t(bytes));
-  tempi_result r = TEMPI_SUCCESS;
-  if (w.mirror) {
-    MPI_Count pos = 0;
-    if (PMPI_Pack_c(w.ptr, count, type, out.data(), bytes, &pos, comm) != MPI_SUCCESS)
-      r = TEMPI_ERR_MPI;
-  } else if (bytes > 0) {
-    r = copyAndSync(out.data(), w.ptr, size_t(bytes));
-  }
-  releaseWire(w);
-  return r;
-}
-
-/// Unpacks host packed bytes into (buf, count, type) in device memory.
-tempi_result unpackHostToDevice(const char *packed, void *buf, MPI_Count count, MPI_Datatype type,
-                                const tempi_static_plan *sp, MPI_Comm comm, int64_t bytes) {
-  Wire w;
-  if (tempi_result r = wireForRecv(buf, count, type, sp, true, w, kLargeCount); r != TEMPI_SUCCESS)
-    return r;
-  tempi_result r = TEMPI_SUCCESS;
-  if (w.mirror) {
-    MPI_Count pos = 0;
-    if (PMPI_Unpack_c(packed, bytes, &pos, w.ptr, count, type, comm) != MPI_SUCCESS)
-      r = TEMPI_ERR_MPI;
-  } else if (bytes > 0) {
-    r = copyAndSync(w.ptr, packed, size_t(bytes));
-  }
-  MPI_Status st;
-  std::memset(&st, 0, sizeof st);
-  PMPI_Status_set_cancelled(&st, 0);
-  PMPI_Status_set_elements_x(&st, MPI_BYTE, bytes);
-  if (r == TEMPI_SUCCESS) r = finishRecv(w, st);
-  releaseWire(w);
-  return r;
 }
 
 /// Packed bytes of `count` elements of plan `p`, or -1 when that overflows.
@@ -318,32 +272,10 @@ int tempi_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, vo
     return runtime::raiseCode(comm, MPI_ERR_TRUNCATE,
                               "MPI_Pack_c of a device buffer: outsize too small");
   char *dst = static_cast<char *>(outbuf) + *position;
-  tempi_result r = TEMPI_SUCCESS;
-  if (devIn && devOut && kernelPlan(*p) && bytes > 0) {
-    device::Stream s = device::defaultStream();
-    if (p->kind == TypePlan::Kind::Strided) {
-      r = device::pack(p->kernel, inbuf, incount, dst, s);
-    } else if ((r = p->ensureUploaded()) == TEMPI_SUCCESS) {
-      r = device::packBlocks(p->blocks, inbuf, incount, dst, s);
-    }
-    if (r == TEMPI_SUCCESS) r = device::synchronize(s);
-  } else if (bytes > 0) {
-    std::vector<char> host;
-    if (devIn) {
-      r = packDeviceToHost(inbuf, incount, datatype, plan, comm, host, bytes);
-    } else {
-      host.resize(size_t(bytes));
-      MPI_Count pos = 0;
-      int rc = PMPI_Pack_c(inbuf, incount, datatype, host.data(), bytes, &pos, comm);
-      if (rc != MPI_SUCCESS) return rc;
-    }
-    if (r == TEMPI_SUCCESS) {
-      if (devOut)
-        r = copyAndSync(dst, host.data(), size_t(bytes));
-      else
-        std::memcpy(dst, host.data(), size_t(bytes));
-    }
-  }
+  int rc = MPI_SUCCESS;
+  tempi_result r =
+      packcore::packInto(inbuf, incount, datatype, *p, plan, comm, dst, bytes, devIn, devOut, &rc);
+  if (rc != MPI_SUCCESS) return rc;
   if (r != TEMPI_SUCCESS) return runtime::raise(comm, r, "MPI_Pack_c of a device buffer");
   *position += bytes;
   return MPI_SUCCESS;
@@ -370,33 +302,10 @@ int tempi_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, voi
     return runtime::raiseCode(comm, MPI_ERR_TRUNCATE,
                               "MPI_Unpack_c into a device buffer: insize too small");
   const char *src = static_cast<const char *>(inbuf) + *position;
-  tempi_result r = TEMPI_SUCCESS;
-  if (devIn && devOut && kernelPlan(*p) && bytes > 0) {
-    device::Stream s = device::defaultStream();
-    if (p->kind == TypePlan::Kind::Strided) {
-      r = device::unpack(p->kernel, outbuf, src, outcount, s);
-    } else if ((r = p->ensureUploaded()) == TEMPI_SUCCESS) {
-      r = device::unpackBlocks(p->blocks, outbuf, src, outcount, s);
-    }
-    if (r == TEMPI_SUCCESS) r = device::synchronize(s);
-  } else if (bytes > 0) {
-    std::vector<char> host;
-    const char *packed = src;
-    if (devIn) {
-      host.resize(size_t(bytes));
-      r = copyAndSync(host.data(), src, size_t(bytes));
-      packed = host.data();
-    }
-    if (r == TEMPI_SUCCESS) {
-      if (devOut) {
-        r = unpackHostToDevice(packed, outbuf, outcount, datatype, plan, comm, bytes);
-      } else {
-        MPI_Count pos = 0;
-        int rc = PMPI_Unpack_c(packed, bytes, &pos, outbuf, outcount, datatype, comm);
-        if (rc != MPI_SUCCESS) return rc;
-      }
-    }
-  }
+  int rc = MPI_SUCCESS;
+  tempi_result r = packcore::unpackFrom(src, outbuf, outcount, datatype, *p, plan, comm, bytes,
+                                        devIn, devOut, &rc);
+  if (rc != MPI_SUCCESS) return rc;
   if (r != TEMPI_SUCCESS) return runtime::raise(comm, r, "MPI_Unpack_c into a device buffer");
   *position += bytes;
   return MPI_SUCCESS;
