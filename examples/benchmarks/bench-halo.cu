@@ -26,15 +26,6 @@ extern "C" {
 
 #include <vector>
 
-#define CK(call)                                                                                 \
-  do {                                                                                           \
-    cudaError_t e_ = (call);                                                                     \
-    if (e_ != cudaSuccess) {                                                                     \
-      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_));    \
-      MPI_Abort(MPI_COMM_WORLD, 2);                                                              \
-    }                                                                                            \
-  } while (0)
-
 struct Faces {
   int sub[HALO_NDIRS][3];       // z y x
   int start[HALO_NDIRS][3];     // send (pack) or receive (unpack) region

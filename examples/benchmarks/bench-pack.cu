@@ -25,15 +25,6 @@
 #include <string>
 #include <vector>
 
-#define CK(call)                                                                                 \
-  do {                                                                                           \
-    cudaError_t e_ = (call);                                                                     \
-    if (e_ != cudaSuccess) {                                                                     \
-      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_));    \
-      MPI_Abort(MPI_COMM_WORLD, 2);                                                              \
-    }                                                                                            \
-  } while (0)
-
 namespace {
 
 struct Shape {

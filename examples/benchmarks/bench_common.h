@@ -18,6 +18,16 @@
 #include <unistd.h>
 #ifdef EX_HAVE_CUDA
 #include <cuda_runtime_api.h>
+
+/// Aborts every rank with file:line, the call and CUDA's message when a CUDA call fails.
+#define CK(call)                                                                                 \
+  do {                                                                                           \
+    cudaError_t e_ = (call);                                                                     \
+    if (e_ != cudaSuccess) {                                                                     \
+      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_));    \
+      MPI_Abort(MPI_COMM_WORLD, 2);                                                              \
+    }                                                                                            \
+  } while (0)
 #endif
 
 static inline double bench_now(void) {
