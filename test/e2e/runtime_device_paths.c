@@ -464,14 +464,20 @@ static void moreCollectives(MPI_Datatype vec) {
 
 
 /* tempi_Send / tempi_Recv with a static plan (what rewritten code passes): the plan replaces the
- * commit-time one; a plan that does not match the datatype is ignored (logged), never trusted. */
+ * commit-time one; a plan that does not match the datatype is ignored (logged), never trusted:
+ * neither one of another size ("bad") nor one of the same size, extent and lb that covers other
+ * bytes ("liar", what a wrong proof in the rewriter would emit). */
 static void staticPlans(MPI_Datatype vec /* vector(4, 2, 5, MPI_INT) */) {
   const tempi_static_plan good = {TEMPI_PLAN_ABI_VERSION, 0, 0, 8, 1, {4}, {20}, 68, 0, 32, 8,
                                   "strided(start=0, bytes=8, dims=[(4, 20)], extent=68, lb=0)", 0};
   const tempi_static_plan bad = {TEMPI_PLAN_ABI_VERSION, 0, 0, 4, 1, {4}, {20}, 68, 0, 16, 4,
                                  "a plan of another type", 0};
-  for (int which = 0; which < 2; ++which) {
-    const tempi_static_plan *plan = which ? &bad : &good;
+  const tempi_static_plan liar = {TEMPI_PLAN_ABI_VERSION, 0, 0, 4, 1, {8}, {8}, 68, 0, 32, 4,
+                                  "same size, extent and lb, other bytes", 0};
+  const tempi_static_plan *plans[3] = {&good, &bad, &liar};
+  static const char *names[3] = {"good", "bad", "liar"};
+  for (int which = 0; which < 3; ++which) {
+    const tempi_static_plan *plan = plans[which];
     Buf b = makeBuf(vec, 2), ref = makeBuf(vec, 2);
     if (rank == 0) {
       fill(&b, 70 + which);
@@ -486,7 +492,7 @@ static void staticPlans(MPI_Datatype vec /* vector(4, 2, 5, MPI_INT) */) {
       st[1].MPI_TAG = 500;
       statusEq("static plan", &st[0], &st[1], vec);
       fake_device_memcpy(b.host, b.dev, b.bytes);
-      CHECK(!memcmp(b.host, ref.host, b.bytes), "static plan %s: bytes differ", which ? "bad" : "good");
+      CHECK(!memcmp(b.host, ref.host, b.bytes), "static plan %s: bytes differ", names[which]);
     }
     freeBuf(&b);
     freeBuf(&ref);

@@ -8,10 +8,13 @@
 #include "Runtime.h"
 #include "TypeCache.h"
 
+#include <algorithm>
 #include <climits>
 #include <cstdlib>
 #include <mutex>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace tempi {
 
@@ -179,6 +182,39 @@ bool deviceData(const void *buf, MPI_Count count, MPI_Datatype type) {
   return device::isDevice(static_cast<const char *>(buf) + p->trueLb);
 }
 
+namespace {
+/// Runs of one element of a non-mirror plan, before merging (saturates at INT64_MAX).
+int64_t runCount(const TypePlan &p) {
+  if (p.kind == TypePlan::Kind::Blocks) return int64_t(p.blocks.offsets.size());
+  int64_t n = 1;
+  for (const auto &d : p.kernel.shape.dims)
+    n = d.count > 0 && n > INT64_MAX / d.count ? INT64_MAX : n * std::max<int64_t>(d.count, 0);
+  return n;
+}
+
+/// Plans with more runs than this are not compared (the comparison holds them in memory).
+constexpr int64_t kMaxComparedRuns = int64_t(1) << 20;
+
+/// Whether one element of a and b touches the same bytes in the same pack order (runs merged
+/// where one continues the previous, so the two plans may cut them differently).
+bool sameLayout(const TypePlan &a, const TypePlan &b) {
+  if (a.size != b.size) return false;
+  std::vector<std::pair<int64_t, int64_t>> runs;
+  auto collect = [](std::vector<std::pair<int64_t, int64_t>> &out) {
+    return [&out](int64_t off, int64_t n) {
+      if (!out.empty() && out.back().first + out.back().second == off)
+        out.back().second += n;
+      else
+        out.emplace_back(off, n);
+    };
+  };
+  forEachRun(a, 0, a.size, collect(runs));
+  std::vector<std::pair<int64_t, int64_t>> other;
+  forEachRun(b, 0, b.size, collect(other));
+  return runs == other;
+}
+} // namespace
+
 TypePlanPtr planFor(MPI_Datatype type, const tempi_static_plan *sp) {
   TypePlanPtr cached = typecache::lookup(type);
   // A static plan describes the type-map order; an MPI that packs otherwise gets the mirror.
@@ -196,6 +232,17 @@ TypePlanPtr planFor(MPI_Datatype type, const tempi_static_plan *sp) {
     b.extent = sp->extent;
     b.lb = sp->lb;
     if (b.size() == sp->size) p = planFromStrided(b, cached->trueLb, cached->trueExtent);
+    // The compile-time tier's plan must describe the committed type's bytes: where the runtime
+    // has its own plan of the type, both are walked once and must agree, else the runtime's wins
+    // (a wrong static plan would pack wrong bytes silently).
+    if (p && cached->kind != TypePlan::Kind::Mirror && runCount(*p) <= kMaxComparedRuns &&
+        runCount(*cached) <= kMaxComparedRuns && !sameLayout(*p, *cached)) {
+      TEMPI_LOG(Warn, "static plan %s describes other bytes than the committed datatype; using "
+                      "the commit-time plan",
+                sp->text ? sp->text : "?");
+      staticPlans.emplace(sp, nullptr);
+      return cached;
+    }
   }
   if (!p)
     TEMPI_LOG(Warn, "static plan %s does not match its datatype (size %lld, extent %lld); using "
