@@ -66,7 +66,12 @@ struct VarEvent {
 class FunctionFlow {
 public:
   /// Builds the CFG and classifies every reference to a local variable of `fn`'s body.
-  static std::unique_ptr<FunctionFlow> build(const clang::Decl *fn, clang::ASTContext &ctx);
+  /// `bound` (a helper analysed for one call site, DatatypeResolver) gives constant values to
+  /// parameters, so that `a[dim] = 1` names one element; the caller must have checked that those
+  /// parameters are never written and their address never taken.
+  static std::unique_ptr<FunctionFlow>
+  build(const clang::Decl *fn, clang::ASTContext &ctx,
+        const std::map<const clang::VarDecl *, int64_t> *bound = nullptr);
 
   bool hasCfg() const { return cfg_ != nullptr; }
   /// The CFG position of a statement (a call, an operator, a DeclStmt), if it is in the CFG.
@@ -87,7 +92,7 @@ public:
 
 private:
   bool reaches(std::optional<CfgPos> from, CfgPos to, const std::vector<CfgPos> &kills) const;
-  void classify(clang::ASTContext &ctx);
+  void classify(clang::ASTContext &ctx, const std::map<const clang::VarDecl *, int64_t> *bound);
 
   const clang::Decl *fn_ = nullptr;
   clang::ASTContext *ctx_ = nullptr;
