@@ -202,10 +202,13 @@ TypeExprPtr DatatypeResolver::fromHelperCall(const CallExpr *call, Point at, Unr
     return refuse("which is variadic", defLoc);
   if (const auto *md = dyn_cast<CXXMethodDecl>(def); md && md->isVirtual())
     return refuse("which is virtual", defLoc);
-  if (!def->hasPrototype())
-    return refuse("which has no prototype", defLoc);
+  // Without a prototype at the call, arguments are promoted, not converted to the parameters.
+  if (!def->hasPrototype() || !callee->hasPrototype())
+    return refuse("which has no prototype", callee->hasPrototype() ? defLoc : loc);
   if (def->getReturnType()->isReferenceType())
     return refuse("which returns a reference", defLoc);
+  if (!isDatatypeType(def->getReturnType()))
+    return refuse("which does not return an MPI_Datatype", defLoc);
   if (call->getNumArgs() != def->getNumParams())
     return refuse("with " + std::to_string(call->getNumArgs()) +
                       " arguments for " + std::to_string(def->getNumParams()) + " parameters",
@@ -280,16 +283,20 @@ TypeExprPtr DatatypeResolver::fromHelperCall(const CallExpr *call, Point at, Unr
     const ParmVarDecl *p = def->getParamDecl(i);
     const Expr *arg = call->getArg(i);
     Unresolved w;
-    if (p->getType()->isIntegralOrEnumerationType()) {
-      if (std::optional<int64_t> v = ev_.evalInt(arg, at, w))
-        b.ints[p] = *v;
-      else
-        b.unbound[p] = w;
-    } else if (isDatatypeType(p->getType())) {
+    // MPI_Datatype first: MPICH's handles are ints.
+    if (isDatatypeType(p->getType())) {
       if (TypeExprPtr t = resolve(arg, at, w, depth + 1))
         b.types[p] = t;
       else
         b.unbound[p] = {"is unresolved: " + w.reason, w.loc};
+    } else if (p->getType()->isIntegralOrEnumerationType()) {
+      if (std::optional<int64_t> v = ev_.evalInt(arg, at, w))
+        b.ints[p] = *v;
+      else
+        b.unbound[p] = w;
+    } else {
+      b.unbound[p] = {"is not bound: only integer and MPI_Datatype parameters are",
+                      arg->getBeginLoc()};
     }
   }
   std::unique_ptr<FunctionFlow> flow = FunctionFlow::build(def, ctx, &b.ints);

@@ -177,6 +177,21 @@ private:
         p = skipUp(pm_, ase, node);
         if (!p)
           return;
+        // A constant index outside the array (one past the end only for its address) touches
+        // some other object: nothing about the array can be proven.
+        if (const ConstantArrayType *cat = ctx_.getAsConstantArrayType(vd->getType());
+            cat && e.element) {
+          auto size = static_cast<int64_t>(cat->getSize().getZExtValue());
+          auto *addr = dyn_cast<UnaryOperator>(p);
+          bool addressOnly = addr && addr->getOpcode() == UO_AddrOf;
+          if (*e.element < 0 || *e.element > size || (*e.element == size && !addressOnly)) {
+            std::string k = std::to_string(*e.element);
+            e.element.reset();
+            e.anyElement = true;
+            escape(vd, e, "is indexed out of bounds ([" + k + "])");
+            return;
+          }
+        }
       } else {
         if (auto *call = dyn_cast_or_null<CallExpr>(pp)) {
           int i = argIndex(call, child);
