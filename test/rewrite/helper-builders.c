@@ -33,6 +33,7 @@ static MPI_Datatype make_column(int n, MPI_Datatype old) {
 
 MPI_Datatype make_elsewhere(int n); /* defined in another file */
 static MPI_Datatype make_later(int n); /* defined after main */
+static MPI_Datatype make_noproto();    /* no prototype at the call: arguments are promoted */
 
 static MPI_Datatype make_two(int k) {
   MPI_Datatype a, b;
@@ -101,6 +102,7 @@ int main(int argc, char **argv) {
   MPI_Datatype nested = make_nested(4);
   MPI_Datatype rec = make_recursive(4);
   MPI_Datatype later = make_later(3);
+  MPI_Datatype np = make_noproto(3);
   MPI_Datatype y = make_column(4, MPI_DOUBLE);
   if (argc > 1)
     y = make_column(6, MPI_DOUBLE);
@@ -117,6 +119,7 @@ int main(int argc, char **argv) {
   MPI_Send(buf, 1, nested, 1, 0, MPI_COMM_WORLD);
   MPI_Send(buf, 1, rec, 1, 0, MPI_COMM_WORLD);
   MPI_Send(buf, 1, later, 1, 0, MPI_COMM_WORLD);
+  MPI_Send(buf, 1, np, 1, 0, MPI_COMM_WORLD);
   MPI_Send(buf, 1, y, 1, 0, MPI_COMM_WORLD);
   MPI_Finalize();
   return 0;
@@ -125,6 +128,12 @@ int main(int argc, char **argv) {
 static MPI_Datatype make_later(int n) {
   MPI_Datatype t;
   MPI_Type_vector(n, 2, 2 * n, MPI_FLOAT, &t);
+  return t;
+}
+
+static MPI_Datatype make_noproto(int n) {
+  MPI_Datatype t;
+  MPI_Type_contiguous(n, MPI_DOUBLE, &t);
   return t;
 }
 // Two calls of one helper with different arguments: two plans.
@@ -145,18 +154,20 @@ static MPI_Datatype make_later(int n) {
 // CHECK-NEXT: {{^}}  MPI_Send(buf, 1, nested, 1, 0, MPI_COMM_WORLD);
 // CHECK-NEXT: {{^}}  MPI_Send(buf, 1, rec, 1, 0, MPI_COMM_WORLD);
 // CHECK-NEXT: {{^}}  tempi_Send(buf, 1, later, 1, 0, MPI_COMM_WORLD, &tempi_gen_plan_[[LP]]);
+// CHECK-NEXT: {{^}}  MPI_Send(buf, 1, np, 1, 0, MPI_COMM_WORLD);
 // CHECK-NEXT: {{^}}  MPI_Send(buf, 1, y, 1, 0, MPI_COMM_WORLD);
 // REMARK: remark: rewritten: MPI_Send -> tempi_Send: 'xface' holds subarray(3, [10, 10, 10], [1, 8, 8], [1, 1, 1], C, MPI_DOUBLE)
 // REMARK: remark: rewritten: MPI_Send -> tempi_Send: 'zface' holds subarray(3, [10, 10, 10], [8, 8, 1], [1, 1, 1], C, MPI_DOUBLE)
 // REMARK: remark: rewritten: MPI_Send -> tempi_Send: 'col' holds resized(0, 8, vector(2, 1, 4, MPI_DOUBLE))
 // REMARK: remark: datatype 'dyn' of MPI_Send is left to the runtime: 't' in 'make_column': the oldtype of MPI_Type_create_resized is unresolved: count depends on 'n', a parameter of 'make_column' whose argument depends on 'argc', a parameter of 'main'
 // REMARK: remark: datatype 'ext' of MPI_Send is left to the runtime: the datatype is returned by a call to 'make_elsewhere', which is not defined in this file
-// REMARK: remark: datatype 'two' of MPI_Send is left to the runtime: the datatype is returned by a call to 'make_two', which returns 'a' and 'b' (line 43)
-// REMARK: remark: datatype 'freed' of MPI_Send is left to the runtime: 't' in 'make_freed' is freed on line 49 before this use
-// REMARK: remark: datatype 're' of MPI_Send is left to the runtime: 't' in 'make_reassigned' is reassigned on line 57
-// REMARK: remark: datatype 'k' of MPI_Send is left to the runtime: 't' in 'make_kept' is copied on line 64
-// REMARK: remark: datatype 'pc' of MPI_Send is left to the runtime: the datatype is returned by a call to 'make_param_changed', whose parameter 'n' is modified on line 70
+// REMARK: remark: datatype 'two' of MPI_Send is left to the runtime: the datatype is returned by a call to 'make_two', which returns 'a' and 'b' (line 44)
+// REMARK: remark: datatype 'freed' of MPI_Send is left to the runtime: 't' in 'make_freed' is freed on line 50 before this use
+// REMARK: remark: datatype 're' of MPI_Send is left to the runtime: 't' in 'make_reassigned' is reassigned on line 58
+// REMARK: remark: datatype 'k' of MPI_Send is left to the runtime: 't' in 'make_kept' is copied on line 65
+// REMARK: remark: datatype 'pc' of MPI_Send is left to the runtime: the datatype is returned by a call to 'make_param_changed', whose parameter 'n' is modified on line 71
 // REMARK: remark: datatype 'nested' of MPI_Send is left to the runtime: 't' in 'make_nested': the datatype is returned by a call to 'make_column', inside helper 'make_nested' (one level of helper is followed)
-// REMARK: remark: datatype 'rec' of MPI_Send is left to the runtime: the datatype is returned by a call to 'make_recursive', which calls itself on line 83
+// REMARK: remark: datatype 'rec' of MPI_Send is left to the runtime: the datatype is returned by a call to 'make_recursive', which calls itself on line 84
 // REMARK: remark: rewritten: MPI_Send -> tempi_Send: 'later' holds vector(3, 2, 6, MPI_FLOAT)
-// REMARK: remark: datatype 'y' of MPI_Send is left to the runtime: 'y' is reassigned on line 106
+// REMARK: remark: datatype 'np' of MPI_Send is left to the runtime: the datatype is returned by a call to 'make_noproto', which has no prototype
+// REMARK: remark: datatype 'y' of MPI_Send is left to the runtime: 'y' is reassigned on line 108
