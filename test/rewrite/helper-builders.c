@@ -91,6 +91,7 @@ int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Datatype xface = make_face_type(0);
   MPI_Datatype zface = make_face_type(2);
+  MPI_Datatype bad = make_face_type(3); /* sub[3] = 1 writes past sub[2] */
   MPI_Datatype col = make_column(4, MPI_DOUBLE);
   MPI_Datatype dyn = make_column(argc, MPI_DOUBLE);
   MPI_Datatype ext = make_elsewhere(4);
@@ -108,6 +109,7 @@ int main(int argc, char **argv) {
     y = make_column(6, MPI_DOUBLE);
   MPI_Send(buf, 1, xface, 1, 0, MPI_COMM_WORLD);
   MPI_Send(buf, 1, zface, 1, 0, MPI_COMM_WORLD);
+  MPI_Send(buf, 1, bad, 1, 0, MPI_COMM_WORLD);
   MPI_Send(buf, 1, col, 1, 0, MPI_COMM_WORLD);
   MPI_Send(buf, 1, dyn, 1, 0, MPI_COMM_WORLD);
   MPI_Send(buf, 1, ext, 1, 0, MPI_COMM_WORLD);
@@ -143,6 +145,7 @@ static MPI_Datatype make_noproto(int n) {
 // CHECK-NEXT: static tempi_static_plan tempi_gen_plan_[[LP:[0-9a-f]+]] = {{.*}}"strided(start=0, bytes=8, dims=[(3, 24)], extent=56, lb=0)"
 // CHECK: {{^}}  tempi_Send(buf, 1, xface, 1, 0, MPI_COMM_WORLD, &tempi_gen_plan_[[XP]]);
 // CHECK-NEXT: {{^}}  tempi_Send(buf, 1, zface, 1, 0, MPI_COMM_WORLD, &tempi_gen_plan_[[ZP]]);
+// CHECK-NEXT: {{^}}  MPI_Send(buf, 1, bad, 1, 0, MPI_COMM_WORLD);
 // CHECK-NEXT: {{^}}  tempi_Send(buf, 1, col, 1, 0, MPI_COMM_WORLD, &tempi_gen_plan_[[CP]]);
 // CHECK-NEXT: {{^}}  MPI_Send(buf, 1, dyn, 1, 0, MPI_COMM_WORLD);
 // CHECK-NEXT: {{^}}  MPI_Send(buf, 1, ext, 1, 0, MPI_COMM_WORLD);
@@ -158,6 +161,7 @@ static MPI_Datatype make_noproto(int n) {
 // CHECK-NEXT: {{^}}  MPI_Send(buf, 1, y, 1, 0, MPI_COMM_WORLD);
 // REMARK: remark: rewritten: MPI_Send -> tempi_Send: 'xface' holds subarray(3, [10, 10, 10], [1, 8, 8], [1, 1, 1], C, MPI_DOUBLE)
 // REMARK: remark: rewritten: MPI_Send -> tempi_Send: 'zface' holds subarray(3, [10, 10, 10], [8, 8, 1], [1, 1, 1], C, MPI_DOUBLE)
+// REMARK: remark: datatype 'bad' of MPI_Send is left to the runtime: 't' in 'make_face_type': array_of_subsizes[0] depends on 'sub[0]', which is indexed out of bounds ([3]) on line 18
 // REMARK: remark: rewritten: MPI_Send -> tempi_Send: 'col' holds resized(0, 8, vector(2, 1, 4, MPI_DOUBLE))
 // REMARK: remark: datatype 'dyn' of MPI_Send is left to the runtime: 't' in 'make_column': the oldtype of MPI_Type_create_resized is unresolved: count depends on 'n', a parameter of 'make_column' whose argument depends on 'argc', a parameter of 'main'
 // REMARK: remark: datatype 'ext' of MPI_Send is left to the runtime: the datatype is returned by a call to 'make_elsewhere', which is not defined in this file
@@ -170,4 +174,4 @@ static MPI_Datatype make_noproto(int n) {
 // REMARK: remark: datatype 'rec' of MPI_Send is left to the runtime: the datatype is returned by a call to 'make_recursive', which calls itself on line 84
 // REMARK: remark: rewritten: MPI_Send -> tempi_Send: 'later' holds vector(3, 2, 6, MPI_FLOAT)
 // REMARK: remark: datatype 'np' of MPI_Send is left to the runtime: the datatype is returned by a call to 'make_noproto', which has no prototype
-// REMARK: remark: datatype 'y' of MPI_Send is left to the runtime: 'y' is reassigned on line 108
+// REMARK: remark: datatype 'y' of MPI_Send is left to the runtime: 'y' is reassigned on line 109
