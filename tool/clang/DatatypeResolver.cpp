@@ -210,8 +210,8 @@ TypeExprPtr DatatypeResolver::fromHelperCall(const CallExpr *call, Point at, Unr
   if (!isDatatypeType(def->getReturnType()))
     return refuse("which does not return an MPI_Datatype", defLoc);
   if (call->getNumArgs() != def->getNumParams())
-    return refuse("with " + std::to_string(call->getNumArgs()) +
-                      " arguments for " + std::to_string(def->getNumParams()) + " parameters",
+    return refuse("with " + std::to_string(call->getNumArgs()) + " arguments for " +
+                      std::to_string(def->getNumParams()) + " parameters",
                   loc);
 
   ASTContext &ctx = ev_.context();
@@ -221,8 +221,7 @@ TypeExprPtr DatatypeResolver::fromHelperCall(const CallExpr *call, Point at, Unr
   for (const CallExpr *c : scan.calls)
     if (const FunctionDecl *f = c->getDirectCallee();
         f && f->getCanonicalDecl() == def->getCanonicalDecl())
-      return refuse("which calls itself on " + lineOf(c->getBeginLoc(), sm),
-                    c->getBeginLoc());
+      return refuse("which calls itself on " + lineOf(c->getBeginLoc(), sm), c->getBeginLoc());
 
   // Every return statement returns one local variable.
   const VarDecl *result = nullptr;
@@ -232,8 +231,7 @@ TypeExprPtr DatatypeResolver::fromHelperCall(const CallExpr *call, Point at, Unr
     const Expr *v = r->getRetValue();
     const auto *d = v ? dyn_cast<DeclRefExpr>(v->IgnoreParenImpCasts()) : nullptr;
     const auto *vd = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
-    if (!vd || isa<ParmVarDecl>(vd) || !vd->hasLocalStorage() ||
-        vd->getType()->isReferenceType())
+    if (!vd || isa<ParmVarDecl>(vd) || !vd->hasLocalStorage() || vd->getType()->isReferenceType())
       return refuse("which returns something other than a local variable on " +
                         lineOf(r->getBeginLoc(), sm),
                     r->getBeginLoc());
@@ -268,13 +266,11 @@ TypeExprPtr DatatypeResolver::fromHelperCall(const CallExpr *call, Point at, Unr
     if (const auto *c = dyn_cast_or_null<CallExpr>(p);
         c && c->getCallee() != child && calleeName(c).rfind("MPI_", 0) == 0)
       continue;
-    {
-      why = {"'" + var + "' in '" + fn + "' is copied on " + lineOf(d->getBeginLoc(), sm) +
-                 " (a helper's result may only be built, committed, passed to MPI calls and "
-                 "returned)",
-             d->getBeginLoc()};
-      return nullptr;
-    }
+    why = {"'" + var + "' in '" + fn + "' is copied on " + lineOf(d->getBeginLoc(), sm) +
+               " (a helper's result may only be built, committed, passed to MPI calls and "
+               "returned)",
+           d->getBeginLoc()};
+    return nullptr;
   }
 
   // Bind the parameters to the call's arguments, evaluated in the caller.
@@ -302,12 +298,17 @@ TypeExprPtr DatatypeResolver::fromHelperCall(const CallExpr *call, Point at, Unr
   std::unique_ptr<FunctionFlow> flow = FunctionFlow::build(def, ctx, &b.ints);
   if (!flow->hasCfg())
     return refuse("whose control flow cannot be analysed", defLoc);
-  for (const ParmVarDecl *p : def->parameters())
-    for (const VarEvent *e : flow->eventsFor(p, std::nullopt))
-      return refuse("whose parameter '" + p->getNameAsString() + "' " +
-                        (e->kind == VarEvent::Escape ? e->what : std::string("is modified")) +
-                        " on " + lineOf(e->loc, sm),
-                    e->loc);
+  // Bound values hold for the whole body only if no parameter is ever written or aliased.
+  for (const ParmVarDecl *p : def->parameters()) {
+    std::vector<const VarEvent *> events = flow->eventsFor(p, std::nullopt);
+    if (events.empty())
+      continue;
+    const VarEvent *e = events.front();
+    return refuse("whose parameter '" + p->getNameAsString() + "' " +
+                      (e->kind == VarEvent::Escape ? e->what : std::string("is modified")) +
+                      " on " + lineOf(e->loc, sm),
+                  e->loc);
+  }
 
   // The returned local, proven at every return by the rules of a caller's local.
   Evaluator hev(ctx, *flow, &b);
@@ -325,8 +326,7 @@ TypeExprPtr DatatypeResolver::fromHelperCall(const CallExpr *call, Point at, Unr
       why = {inHelper(w.reason, var, fn), w.loc};
       return nullptr;
     }
-    if (out && !(*out == *t))
-    {
+    if (out && !(*out == *t)) {
       why = {"'" + var + "' in '" + fn + "' holds different datatypes at its returns (" +
                  lineOf(r->getBeginLoc(), sm) + ")",
              r->getBeginLoc()};

@@ -301,8 +301,7 @@ std::optional<Value> Evaluator::readVariable(const VarDecl *vd, std::optional<in
     if (auto it = bindings_->unbound.find(vd); it != bindings_->unbound.end())
       return fail(why,
                   "depends on '" + name + "', a parameter of '" +
-                      functionName(vd->getDeclContext()) + "' whose argument " +
-                      it->second.reason,
+                      functionName(vd->getDeclContext()) + "' whose argument " + it->second.reason,
                   it->second.loc);
   }
   if (isa<ParmVarDecl>(vd))

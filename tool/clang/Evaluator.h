@@ -48,9 +48,9 @@ struct SlotDefinition {
 /// the helper never writes it nor takes its address; an argument that is not a constant leaves
 /// its parameter unbound, with the reason, so a read of it says why.
 struct Bindings {
-  std::map<const clang::VarDecl *, int64_t> ints;         ///< integer parameters
-  std::map<const clang::VarDecl *, TypeExprPtr> types;    ///< MPI_Datatype parameters
-  std::map<const clang::VarDecl *, Unresolved> unbound;   ///< why the argument is unknown
+  std::map<const clang::VarDecl *, int64_t> ints;       ///< integer parameters
+  std::map<const clang::VarDecl *, TypeExprPtr> types;  ///< MPI_Datatype parameters
+  std::map<const clang::VarDecl *, Unresolved> unbound; ///< why the argument is unknown
 };
 
 class Evaluator {

@@ -194,7 +194,8 @@ TEST(Frontend, HelperWithUnboundIndexIsRefused) {
   })");
   ASSERT_EQ(o.reasons.size(), 1u);
   EXPECT_EQ(o.reasons[0], "'t' in 'make': count depends on 'c[0]', which is written through a "
-                          "non-constant index on line 15") << o.reasons[0];
+                          "non-constant index on line 15")
+      << o.reasons[0];
 }
 
 TEST(Frontend, HelperReturningAnotherTypeIsRefused) {
