@@ -6,7 +6,8 @@
 /// definition (initializer, assignment, compound assignment, ++/--, the output argument of an MPI
 /// datatype constructor or of MPI_Get_address), a free (MPI_Type_free), or an escape (address or
 /// reference taken anywhere else, captured by a lambda, passed to a non-const pointer parameter,
-/// written through a non-constant index). reachingDefinition() then answers, for one variable at
+/// written through a non-constant index, indexed out of bounds by a constant; a helper's bound
+/// parameters count as constants). reachingDefinition() then answers, for one variable at
 /// one statement, which single definition holds there, or why none can be proven:
 ///   - an escape anywhere in the function refuses (the value can change behind the tool's back);
 ///   - exactly one definition may reach the statement on some CFG path, and it must dominate it
