@@ -27,3 +27,18 @@ void alltoallw(double *a, double *b, const int *counts, const int *displs) {
     MPI_Type_vector(4, 3, 8, MPI_DOUBLE, &looped[i]); // tempi-note {{the reason is here}}
   MPI_Alltoallw(a, counts, displs, proven, b, counts, displs, looped, MPI_COMM_WORLD); // tempi-warning {{datatype 'looped' of MPI_Alltoallw cannot be resolved at compile time: 'looped[0]' is written through a non-constant index on line 27 [tempi-unresolved-datatype]}}
 }
+
+// A helper that builds a type from its constant arguments is followed; with an argument that is
+// not a constant, the reason names the helper's variable and the caller's argument.
+static MPI_Datatype make_column(int n) {
+  MPI_Datatype t;
+  MPI_Type_vector(n, 1, 8, MPI_DOUBLE, &t);
+  MPI_Type_commit(&t);
+  return t;
+}
+
+void send_helper(double *buf, int n) {
+  MPI_Datatype c = make_column(4), d = make_column(n); // tempi-note {{the reason is here}}
+  MPI_Send(buf, 1, c, 0, 0, MPI_COMM_WORLD);
+  MPI_Send(buf, 1, d, 0, 0, MPI_COMM_WORLD); // tempi-warning {{datatype 'd' of MPI_Send cannot be resolved at compile time: 't' in 'make_column': count depends on 'n', a parameter of 'make_column' whose argument depends on 'n', a parameter of 'send_helper' [tempi-unresolved-datatype]}}
+}

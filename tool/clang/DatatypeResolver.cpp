@@ -4,7 +4,12 @@
 #include "tool/clang/DatatypeResolver.h"
 
 #include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
 
 using namespace clang;
 
@@ -24,6 +29,51 @@ std::string calleeName(const CallExpr *c) {
   if (const FunctionDecl *fd = c->getDirectCallee())
     return fd->getNameAsString();
   return "";
+}
+
+/// Whether a type is spelled MPI_Datatype (through any typedefs of it).
+bool isDatatypeType(QualType t) {
+  for (int guard = 0; guard < 16; ++guard) {
+    const auto *tt = t->getAs<TypedefType>();
+    if (!tt)
+      return false;
+    if (tt->getDecl()->getName() == "MPI_Datatype")
+      return true;
+    t = tt->desugar();
+  }
+  return false;
+}
+
+/// What a helper's body holds: its return statements, calls and variable references (not those
+/// of lambdas or blocks inside it, which are other functions).
+class BodyScan : public RecursiveASTVisitor<BodyScan> {
+public:
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  bool TraverseBlockExpr(BlockExpr *) { return true; }
+  bool VisitReturnStmt(ReturnStmt *r) {
+    returns.push_back(r);
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *c) {
+    calls.push_back(c);
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *d) {
+    refs.push_back(d);
+    return true;
+  }
+  std::vector<const ReturnStmt *> returns;
+  std::vector<const CallExpr *> calls;
+  std::vector<const DeclRefExpr *> refs;
+};
+
+/// "'t' is reassigned on line 9" -> "'t' in 'make' is reassigned on line 9";
+/// "count depends on 'n'" -> "'t' in 'make': count depends on 'n'".
+std::string inHelper(const std::string &reason, const std::string &var, const std::string &fn) {
+  std::string prefix = "'" + var + "' ";
+  if (reason.rfind(prefix, 0) == 0)
+    return prefix + "in '" + fn + "' " + reason.substr(prefix.size());
+  return prefix + "in '" + fn + "': " + reason;
 }
 } // namespace
 
@@ -54,6 +104,18 @@ TypeExprPtr DatatypeResolver::resolve(const Expr *e, Point at, Unresolved &why, 
       return nullptr;
     }
     if (isa<ParmVarDecl>(vd)) {
+      // A helper's MPI_Datatype parameter bound to the call's proven argument.
+      if (const Bindings *b = ev_.bindings()) {
+        if (auto it = b->types.find(vd); it != b->types.end()) {
+          if (ev_.flow().eventsFor(vd, std::nullopt).empty())
+            return it->second;
+        } else if (auto u = b->unbound.find(vd); u != b->unbound.end()) {
+          why = {"'" + name + "' comes from a parameter of '" + nameOf(vd->getDeclContext()) +
+                     "' whose argument " + u->second.reason,
+                 u->second.loc};
+          return nullptr;
+        }
+      }
       why = {"'" + name + "' comes from a parameter of '" + nameOf(vd->getDeclContext()) + "'",
              loc};
       return nullptr;
@@ -105,15 +167,176 @@ TypeExprPtr DatatypeResolver::resolve(const Expr *e, Point at, Unresolved &why, 
            loc};
     return nullptr;
   }
-  if (const auto *call = dyn_cast<CallExpr>(inner)) {
-    std::string callee = calleeName(call);
-    why = {callee.empty() ? "the datatype is returned by an indirect call"
-                          : "the datatype is returned by a call to '" + callee + "'",
+  if (const auto *call = dyn_cast<CallExpr>(inner))
+    return fromHelperCall(call, at, why, depth);
+  why = {"the datatype expression is not a variable or a predefined type", loc};
+  return nullptr;
+}
+
+TypeExprPtr DatatypeResolver::fromHelperCall(const CallExpr *call, Point at, Unresolved &why,
+                                             int depth) {
+  SourceLocation loc = call->getBeginLoc();
+  const FunctionDecl *callee = call->getDirectCallee();
+  if (!callee || !callee->getIdentifier()) {
+    why = {callee ? "the datatype is returned by a call to '" + callee->getNameAsString() + "'"
+                  : std::string("the datatype is returned by an indirect call"),
            loc};
     return nullptr;
   }
-  why = {"the datatype expression is not a variable or a predefined type", loc};
-  return nullptr;
+  std::string fn = callee->getNameAsString();
+  auto refuse = [&](std::string reason, SourceLocation where) -> TypeExprPtr {
+    why = {"the datatype is returned by a call to '" + fn + "', " + reason, where};
+    return nullptr;
+  };
+  if (helper_)
+    return refuse("inside helper '" + helper_->getNameAsString() +
+                      "' (one level of helper is followed)",
+                  loc);
+  if (isa<CXXOperatorCallExpr>(call))
+    return refuse("which is an operator", loc);
+  const FunctionDecl *def = nullptr;
+  if (!callee->hasBody(def) || !def || !def->doesThisDeclarationHaveABody())
+    return refuse("which is not defined in this file", loc);
+  SourceLocation defLoc = def->getLocation();
+  if (def->isVariadic())
+    return refuse("which is variadic", defLoc);
+  if (const auto *md = dyn_cast<CXXMethodDecl>(def); md && md->isVirtual())
+    return refuse("which is virtual", defLoc);
+  // Without a prototype at the call, arguments are promoted, not converted to the parameters.
+  if (!def->hasPrototype() || !callee->hasPrototype())
+    return refuse("which has no prototype", callee->hasPrototype() ? defLoc : loc);
+  if (def->getReturnType()->isReferenceType())
+    return refuse("which returns a reference", defLoc);
+  if (!isDatatypeType(def->getReturnType()))
+    return refuse("which does not return an MPI_Datatype", defLoc);
+  if (call->getNumArgs() != def->getNumParams())
+    return refuse("with " + std::to_string(call->getNumArgs()) + " arguments for " +
+                      std::to_string(def->getNumParams()) + " parameters",
+                  loc);
+
+  ASTContext &ctx = ev_.context();
+  const SourceManager &sm = ctx.getSourceManager();
+  BodyScan scan;
+  scan.TraverseStmt(def->getBody());
+  for (const CallExpr *c : scan.calls)
+    if (const FunctionDecl *f = c->getDirectCallee();
+        f && f->getCanonicalDecl() == def->getCanonicalDecl())
+      return refuse("which calls itself on " + lineOf(c->getBeginLoc(), sm), c->getBeginLoc());
+
+  // Every return statement returns one local variable.
+  const VarDecl *result = nullptr;
+  if (scan.returns.empty())
+    return refuse("which has no return statement", defLoc);
+  for (const ReturnStmt *r : scan.returns) {
+    const Expr *v = r->getRetValue();
+    const auto *d = v ? dyn_cast<DeclRefExpr>(v->IgnoreParenImpCasts()) : nullptr;
+    const auto *vd = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+    if (!vd || isa<ParmVarDecl>(vd) || !vd->hasLocalStorage() || vd->getType()->isReferenceType())
+      return refuse("which returns something other than a local variable on " +
+                        lineOf(r->getBeginLoc(), sm),
+                    r->getBeginLoc());
+    if (result && vd != result)
+      return refuse("which returns '" + result->getNameAsString() + "' and '" +
+                        vd->getNameAsString() + "' (" + lineOf(r->getBeginLoc(), sm) + ")",
+                    r->getBeginLoc());
+    result = vd;
+  }
+  std::string var = result->getNameAsString();
+
+  // The returned handle is only built, committed, read by MPI calls and returned: a copy kept
+  // elsewhere could be freed behind the caller's back.
+  ParentMap pm(def->getBody());
+  for (const DeclRefExpr *d : scan.refs) {
+    if (d->getDecl() != result)
+      continue;
+    const Stmt *child = d;
+    const Stmt *p = pm.getParent(d);
+    bool read = false;
+    while (p && (isa<ParenExpr>(p) || isa<ImplicitCastExpr>(p))) {
+      if (const auto *ice = dyn_cast<ImplicitCastExpr>(p);
+          ice && ice->getCastKind() == CK_LValueToRValue)
+        read = true;
+      child = p;
+      p = pm.getParent(p);
+    }
+    if (!read)
+      continue; // a definition, a free or an escape: FunctionFlow classifies those
+    if (p && isa<ReturnStmt>(p))
+      continue;
+    if (const auto *c = dyn_cast_or_null<CallExpr>(p);
+        c && c->getCallee() != child && calleeName(c).rfind("MPI_", 0) == 0)
+      continue;
+    why = {"'" + var + "' in '" + fn + "' is copied on " + lineOf(d->getBeginLoc(), sm) +
+               " (a helper's result may only be built, committed, passed to MPI calls and "
+               "returned)",
+           d->getBeginLoc()};
+    return nullptr;
+  }
+
+  // Bind the parameters to the call's arguments, evaluated in the caller.
+  Bindings b;
+  for (unsigned i = 0; i < def->getNumParams(); ++i) {
+    const ParmVarDecl *p = def->getParamDecl(i);
+    const Expr *arg = call->getArg(i);
+    Unresolved w;
+    // MPI_Datatype first: MPICH's handles are ints.
+    if (isDatatypeType(p->getType())) {
+      if (TypeExprPtr t = resolve(arg, at, w, depth + 1))
+        b.types[p] = t;
+      else
+        b.unbound[p] = {"is unresolved: " + w.reason, w.loc};
+    } else if (p->getType()->isIntegralOrEnumerationType()) {
+      if (std::optional<int64_t> v = ev_.evalInt(arg, at, w))
+        b.ints[p] = *v;
+      else
+        b.unbound[p] = w;
+    } else {
+      b.unbound[p] = {"is not bound: only integer and MPI_Datatype parameters are",
+                      arg->getBeginLoc()};
+    }
+  }
+  std::unique_ptr<FunctionFlow> flow = FunctionFlow::build(def, ctx, &b.ints);
+  if (!flow->hasCfg())
+    return refuse("whose control flow cannot be analysed", defLoc);
+  // Bound values hold for the whole body only if no parameter is ever written or aliased.
+  for (const ParmVarDecl *p : def->parameters()) {
+    std::vector<const VarEvent *> events = flow->eventsFor(p, std::nullopt);
+    if (events.empty())
+      continue;
+    const VarEvent *e = events.front();
+    return refuse("whose parameter '" + p->getNameAsString() + "' " +
+                      (e->kind == VarEvent::Escape ? e->what : std::string("is modified")) +
+                      " on " + lineOf(e->loc, sm),
+                  e->loc);
+  }
+
+  // The returned local, proven at every return by the rules of a caller's local.
+  Evaluator hev(ctx, *flow, &b);
+  DatatypeResolver inner(hev, def);
+  TypeExprPtr out;
+  for (const ReturnStmt *r : scan.returns) {
+    std::optional<Point> rp = hev.pointOf(r);
+    if (!rp)
+      rp = hev.pointOf(r->getRetValue());
+    if (!rp)
+      continue; // unreachable: returns nothing
+    Unresolved w;
+    TypeExprPtr t = inner.resolve(r->getRetValue(), *rp, w, depth + 1);
+    if (!t) {
+      why = {inHelper(w.reason, var, fn), w.loc};
+      return nullptr;
+    }
+    if (out && !(*out == *t)) {
+      why = {"'" + var + "' in '" + fn + "' holds different datatypes at its returns (" +
+                 lineOf(r->getBeginLoc(), sm) + ")",
+             r->getBeginLoc()};
+      return nullptr;
+    }
+    out = t;
+  }
+  if (!out)
+    return refuse("which never returns", defLoc);
+  return out;
 }
 
 std::vector<TypeExprPtr> DatatypeResolver::resolveArray(const Expr *e, Point at,

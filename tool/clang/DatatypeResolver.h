@@ -5,9 +5,19 @@
 /// a local MPI_Datatype variable (or an element, with a constant index, of a local array of them)
 /// whose one definition is proven by FunctionFlow and is a constructor call with compile-time
 /// arguments (Evaluator) or a copy of another resolved datatype, recursively; and, for the
-/// per-peer datatype arrays of MPI_Alltoallw, every element of a local array. Refused, with a
-/// sentence that says why: parameters ("'t' comes from a parameter of 'f'"), globals, statics,
-/// members, captures, return values of calls, MPI_DATATYPE_NULL, and everything FunctionFlow or
+/// per-peer datatype arrays of MPI_Alltoallw, every element of a local array.
+///
+/// The value returned by a call to a helper function (`MPI_Datatype x = make_face_type(0)`) is
+/// proven when the helper's body is in the translation unit, it is not variadic, virtual or
+/// recursive, never writes a parameter nor takes a parameter's address, and every return
+/// statement returns one local variable that the same rules prove in the helper's body, with
+/// the parameters bound to the call's constant arguments (integers through the Evaluator,
+/// MPI_Datatype parameters through resolve()); that local may only be built, committed, read
+/// as a value by MPI calls, and returned. One level of helper is followed.
+///
+/// Refused, with a sentence that says why: parameters ("'t' comes from a parameter of 'f'"),
+/// globals, statics, members, captures, indirect calls and calls the rules above refuse
+/// ("'t' in 'make' is reassigned on line 40"), MPI_DATATYPE_NULL, and everything FunctionFlow or
 /// Evaluator refuses ("'t' is reassigned on line 40", "count depends on 'argc', ...").
 #pragma once
 
@@ -20,7 +30,10 @@ namespace tempi::frontend {
 
 class DatatypeResolver {
 public:
-  explicit DatatypeResolver(Evaluator &ev) : ev_(ev) {}
+  /// `helper`: the function whose body `ev` analyses when it is a helper followed from a call
+  /// site (its own helper calls are then not followed).
+  explicit DatatypeResolver(Evaluator &ev, const clang::FunctionDecl *helper = nullptr)
+      : ev_(ev), helper_(helper) {}
 
   /// The chain `e` holds just before `at`, or nullptr with `why` set (a whole sentence).
   TypeExprPtr resolve(const clang::Expr *e, Point at, Unresolved &why, int depth = 0);
@@ -37,7 +50,9 @@ public:
 private:
   TypeExprPtr fromDefinition(const SlotDefinition &def, const std::string &name, Unresolved &why,
                              int depth);
+  TypeExprPtr fromHelperCall(const clang::CallExpr *call, Point at, Unresolved &why, int depth);
   Evaluator &ev_;
+  const clang::FunctionDecl *helper_;
 };
 
 } // namespace tempi::frontend

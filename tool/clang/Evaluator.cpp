@@ -287,6 +287,23 @@ std::optional<Value> Evaluator::readVariable(const VarDecl *vd, std::optional<in
                                              Point at, SourceLocation useLoc, Unresolved &why,
                                              int depth) {
   std::string name = slotName(vd, element);
+  if (isa<ParmVarDecl>(vd) && bindings_) {
+    if (auto it = bindings_->ints.find(vd); it != bindings_->ints.end()) {
+      if (!flow_.eventsFor(vd, std::nullopt).empty())
+        return fail(why,
+                    "depends on '" + name + "', which '" + functionName(vd->getDeclContext()) +
+                        "' modifies",
+                    useLoc);
+      if (element)
+        return fail(why, "reads an array the tool cannot follow", useLoc);
+      return Value{it->second, nullptr};
+    }
+    if (auto it = bindings_->unbound.find(vd); it != bindings_->unbound.end())
+      return fail(why,
+                  "depends on '" + name + "', a parameter of '" +
+                      functionName(vd->getDeclContext()) + "' whose argument " + it->second.reason,
+                  it->second.loc);
+  }
   if (isa<ParmVarDecl>(vd))
     return fail(why,
                 "depends on '" + vd->getNameAsString() + "', a parameter of '" +

@@ -12,9 +12,12 @@
 
 #include "tool/clang/Flow.h"
 
+#include "passes/TypeExpr.h"
+
 #include "clang/AST/ASTContext.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,9 +43,20 @@ struct SlotDefinition {
   const clang::Expr *value = nullptr; ///< Init/Assign: the value (the element of an init list)
 };
 
+/// The parameters of a helper function bound to the values of one call's arguments
+/// (DatatypeResolver follows a helper that returns a datatype). A parameter is bound only when
+/// the helper never writes it nor takes its address; an argument that is not a constant leaves
+/// its parameter unbound, with the reason, so a read of it says why.
+struct Bindings {
+  std::map<const clang::VarDecl *, int64_t> ints;       ///< integer parameters
+  std::map<const clang::VarDecl *, TypeExprPtr> types;  ///< MPI_Datatype parameters
+  std::map<const clang::VarDecl *, Unresolved> unbound; ///< why the argument is unknown
+};
+
 class Evaluator {
 public:
-  Evaluator(clang::ASTContext &ctx, const FunctionFlow &flow) : ctx_(ctx), flow_(flow) {}
+  Evaluator(clang::ASTContext &ctx, const FunctionFlow &flow, const Bindings *bindings = nullptr)
+      : ctx_(ctx), flow_(flow), bindings_(bindings) {}
 
   /// The integer value of e just before `at`; on failure `why.reason` completes "<argument> ...".
   std::optional<int64_t> evalInt(const clang::Expr *e, Point at, Unresolved &why);
@@ -66,6 +80,8 @@ public:
 
   clang::ASTContext &context() { return ctx_; }
   const FunctionFlow &flow() const { return flow_; }
+  /// The parameter bindings of a helper analysed for one call site (null otherwise).
+  const Bindings *bindings() const { return bindings_; }
   /// The point of a statement of this function.
   std::optional<Point> pointOf(const clang::Stmt *s) const;
 
@@ -81,6 +97,7 @@ private:
 
   clang::ASTContext &ctx_;
   const FunctionFlow &flow_;
+  const Bindings *bindings_;
 };
 
 } // namespace tempi::frontend

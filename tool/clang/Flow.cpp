@@ -70,12 +70,54 @@ bool paramIsConstPointer(const CallExpr *c, int i) {
   return !t->isPointerType() && !t->isReferenceType();
 }
 
+/// The value of a constant index: Clang's folder, or, with bound parameters, +, -, * of bound
+/// parameters and constants (overflow refused).
+std::optional<int64_t> constantIndex(const Expr *e, ASTContext &ctx,
+                                     const std::map<const VarDecl *, int64_t> *bound) {
+  if (e->isValueDependent())
+    return std::nullopt;
+  Expr::EvalResult r;
+  if (e->EvaluateAsInt(r, ctx)) {
+    if (r.Val.getInt().getSignificantBits() > 64)
+      return std::nullopt;
+    return r.Val.getInt().getExtValue();
+  }
+  if (!bound)
+    return std::nullopt;
+  e = e->IgnoreParenImpCasts();
+  if (const auto *d = dyn_cast<DeclRefExpr>(e)) {
+    if (const auto *vd = dyn_cast<VarDecl>(d->getDecl()))
+      if (auto it = bound->find(vd); it != bound->end())
+        return it->second;
+    return std::nullopt;
+  }
+  if (const auto *bo = dyn_cast<BinaryOperator>(e)) {
+    std::optional<int64_t> a = constantIndex(bo->getLHS(), ctx, bound);
+    std::optional<int64_t> b = constantIndex(bo->getRHS(), ctx, bound);
+    int64_t out = 0;
+    if (!a || !b)
+      return std::nullopt;
+    switch (bo->getOpcode()) {
+    case BO_Add:
+      return __builtin_add_overflow(*a, *b, &out) ? std::nullopt : std::optional<int64_t>(out);
+    case BO_Sub:
+      return __builtin_sub_overflow(*a, *b, &out) ? std::nullopt : std::optional<int64_t>(out);
+    case BO_Mul:
+      return __builtin_mul_overflow(*a, *b, &out) ? std::nullopt : std::optional<int64_t>(out);
+    default:
+      return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
 class Classifier : public RecursiveASTVisitor<Classifier> {
 public:
   Classifier(ASTContext &ctx, const ParentMap &pm,
              std::map<const VarDecl *, std::vector<VarEvent>> &events,
-             std::map<const VarDecl *, const DeclStmt *> &declStmts)
-      : ctx_(ctx), pm_(pm), events_(events), declStmts_(declStmts) {}
+             std::map<const VarDecl *, const DeclStmt *> &declStmts,
+             const std::map<const VarDecl *, int64_t> *bound)
+      : ctx_(ctx), pm_(pm), events_(events), declStmts_(declStmts), bound_(bound) {}
 
   bool VisitDeclStmt(DeclStmt *ds) {
     for (Decl *d : ds->decls())
@@ -128,14 +170,28 @@ private:
       const Stmt *child = nullptr;
       const Stmt *pp = skipUp(pm_, ice, child);
       if (auto *ase = dyn_cast_or_null<ArraySubscriptExpr>(pp); ase && ase->getBase() == child) {
-        Expr::EvalResult r;
-        if (!ase->getIdx()->isValueDependent() && ase->getIdx()->EvaluateAsInt(r, ctx_))
-          e.element = r.Val.getInt().getExtValue();
+        if (std::optional<int64_t> k = constantIndex(ase->getIdx(), ctx_, bound_))
+          e.element = *k;
         else
           e.anyElement = true;
         p = skipUp(pm_, ase, node);
         if (!p)
           return;
+        // A constant index outside the array (one past the end only for its address) touches
+        // some other object: nothing about the array can be proven.
+        if (const ConstantArrayType *cat = ctx_.getAsConstantArrayType(vd->getType());
+            cat && e.element) {
+          auto size = static_cast<int64_t>(cat->getSize().getZExtValue());
+          auto *addr = dyn_cast<UnaryOperator>(p);
+          bool addressOnly = addr && addr->getOpcode() == UO_AddrOf;
+          if (*e.element < 0 || *e.element > size || (*e.element == size && !addressOnly)) {
+            std::string k = std::to_string(*e.element);
+            e.element.reset();
+            e.anyElement = true;
+            escape(vd, e, "is indexed out of bounds ([" + k + "])");
+            return;
+          }
+        }
       } else {
         if (auto *call = dyn_cast_or_null<CallExpr>(pp)) {
           int i = argIndex(call, child);
@@ -247,11 +303,13 @@ private:
   const ParentMap &pm_;
   std::map<const VarDecl *, std::vector<VarEvent>> &events_;
   std::map<const VarDecl *, const DeclStmt *> &declStmts_;
+  const std::map<const VarDecl *, int64_t> *bound_;
 };
 
 } // namespace
 
-std::unique_ptr<FunctionFlow> FunctionFlow::build(const Decl *fn, ASTContext &ctx) {
+std::unique_ptr<FunctionFlow> FunctionFlow::build(const Decl *fn, ASTContext &ctx,
+                                                  const std::map<const VarDecl *, int64_t> *bound) {
   auto flow = std::unique_ptr<FunctionFlow>(new FunctionFlow());
   flow->fn_ = fn;
   flow->ctx_ = &ctx;
@@ -277,14 +335,14 @@ std::unique_ptr<FunctionFlow> FunctionFlow::build(const Decl *fn, ASTContext &ct
       }
     }
   }
-  flow->classify(ctx);
+  flow->classify(ctx, bound);
   return flow;
 }
 
-void FunctionFlow::classify(ASTContext &ctx) {
+void FunctionFlow::classify(ASTContext &ctx, const std::map<const VarDecl *, int64_t> *bound) {
   ParentMap pm(fn_->getBody());
   std::map<const VarDecl *, const DeclStmt *> declStmts;
-  Classifier c(ctx, pm, events_, declStmts);
+  Classifier c(ctx, pm, events_, declStmts, bound);
   c.TraverseStmt(fn_->getBody());
 }
 

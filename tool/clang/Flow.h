@@ -6,7 +6,8 @@
 /// definition (initializer, assignment, compound assignment, ++/--, the output argument of an MPI
 /// datatype constructor or of MPI_Get_address), a free (MPI_Type_free), or an escape (address or
 /// reference taken anywhere else, captured by a lambda, passed to a non-const pointer parameter,
-/// written through a non-constant index). reachingDefinition() then answers, for one variable at
+/// written through a non-constant index, indexed out of bounds by a constant; a helper's bound
+/// parameters count as constants). reachingDefinition() then answers, for one variable at
 /// one statement, which single definition holds there, or why none can be proven:
 ///   - an escape anywhere in the function refuses (the value can change behind the tool's back);
 ///   - exactly one definition may reach the statement on some CFG path, and it must dominate it
@@ -66,7 +67,12 @@ struct VarEvent {
 class FunctionFlow {
 public:
   /// Builds the CFG and classifies every reference to a local variable of `fn`'s body.
-  static std::unique_ptr<FunctionFlow> build(const clang::Decl *fn, clang::ASTContext &ctx);
+  /// `bound` (a helper analysed for one call site, DatatypeResolver) gives constant values to
+  /// parameters, so that `a[dim] = 1` names one element; the caller must have checked that those
+  /// parameters are never written and their address never taken.
+  static std::unique_ptr<FunctionFlow>
+  build(const clang::Decl *fn, clang::ASTContext &ctx,
+        const std::map<const clang::VarDecl *, int64_t> *bound = nullptr);
 
   bool hasCfg() const { return cfg_ != nullptr; }
   /// The CFG position of a statement (a call, an operator, a DeclStmt), if it is in the CFG.
@@ -87,7 +93,7 @@ public:
 
 private:
   bool reaches(std::optional<CfgPos> from, CfgPos to, const std::vector<CfgPos> &kills) const;
-  void classify(clang::ASTContext &ctx);
+  void classify(clang::ASTContext &ctx, const std::map<const clang::VarDecl *, int64_t> *bound);
 
   const clang::Decl *fn_ = nullptr;
   clang::ASTContext *ctx_ = nullptr;

@@ -159,4 +159,59 @@ TEST(Frontend, FreedBeforeUseIsRefused) {
   EXPECT_EQ(o.reasons[0].rfind("'t' is freed on line", 0), 0u) << o.reasons[0];
 }
 
+TEST(Frontend, HelperWithBoundParametersIsProven) {
+  // MPICH-style int handles; an element write whose index is known once 'k' is bound.
+  Outcome o = run(R"(static MPI_Datatype make(int k, MPI_Datatype old) {
+    MPI_Datatype t; int c[2] = {4, 4};
+    c[k + 1] = 2;
+    MPI_Type_vector(c[0], c[1], 8 * (k + 1), old, &t);
+    MPI_Type_commit(&t);
+    return t;
+  }
+  void f(double *b) {
+    MPI_Datatype x = make(0, MPI_DOUBLE), y = make(1, MPI_INT);
+    MPI_Send(b, 1, x, 0, 0, MPI_COMM_WORLD);
+    MPI_Send(b, 1, y, 0, 0, MPI_COMM_WORLD);
+  })");
+  ASSERT_EQ(o.resolved.size(), 1u) << (o.reasons.empty() ? "" : o.reasons[0]);
+  EXPECT_EQ(o.resolved[0], "vector(4, 2, 8, MPI_DOUBLE)");
+  // make(1, ...) writes c[2], past the end of the two-element array: refused, not guessed.
+  ASSERT_EQ(o.reasons.size(), 1u);
+  EXPECT_EQ(o.reasons[0], "'t' in 'make': count depends on 'c[0]', which is indexed out of bounds "
+                          "([2]) on line 15");
+}
+
+TEST(Frontend, HelperWithUnboundIndexIsRefused) {
+  Outcome o = run(R"(static MPI_Datatype make(int k) {
+    MPI_Datatype t; int c[2] = {4, 4};
+    c[k] = 2;
+    MPI_Type_vector(c[0], c[1], 8, MPI_DOUBLE, &t);
+    return t;
+  }
+  void f(double *b, int k) {
+    MPI_Datatype x = make(k);
+    MPI_Send(b, 1, x, 0, 0, MPI_COMM_WORLD);
+  })");
+  ASSERT_EQ(o.reasons.size(), 1u);
+  EXPECT_EQ(o.reasons[0], "'t' in 'make': count depends on 'c[0]', which is written through a "
+                          "non-constant index on line 15")
+      << o.reasons[0];
+}
+
+TEST(Frontend, HelperReturningAnotherTypeIsRefused) {
+  // With int handles a helper returning 'long' compiles; it is not followed.
+  Outcome o = run(R"(static long make(void) {
+    MPI_Datatype t;
+    MPI_Type_contiguous(4, MPI_DOUBLE, &t);
+    return t;
+  }
+  void f(double *b) {
+    MPI_Datatype x = make();
+    MPI_Send(b, 1, x, 0, 0, MPI_COMM_WORLD);
+  })");
+  ASSERT_EQ(o.reasons.size(), 1u);
+  EXPECT_EQ(o.reasons[0], "the datatype is returned by a call to 'make', which does not return an "
+                          "MPI_Datatype");
+}
+
 } // namespace
