@@ -5,8 +5,9 @@
 /// than the copies themselves. The fused kernel takes a table of segments (one per job: its walk
 /// shape, word size, addresses, word count and first block), gives each segment a contiguous
 /// range of thread blocks sized to its words, and each block finds its segment by a 32-ary
-/// search over the first-block prefix (findSegment). Inside a segment the walk is the generic kernel's (the looped
-/// RuntimeShape of tempi/kernels.cuh), so packed bytes are those of the single-job path.
+/// search over the first-block prefix (findSegment). Inside a segment the walk is the generic
+/// kernel's (the looped RuntimeShape of tempi/kernels.cuh), so packed bytes are those of the
+/// single-job path.
 ///
 /// The table goes to the device by one asynchronous copy from a per-thread pinned buffer (skipped
 /// when the device already holds the same table, see Table). That buffer is reused by the

@@ -166,20 +166,16 @@ bool deviceData(const void *buf, MPI_Count count, MPI_Datatype type) {
   // The MPI reports a null datatype through the caller's error handler: never ask it ourselves.
   if (type == MPI_DATATYPE_NULL) return false;
   if (!runtime::active() || buf == MPI_IN_PLACE) return false;
-  if (buf == MPI_BOTTOM) { // absolute addresses: the type's first byte is an address
-    if (count <= 0) return false;
-    TypePlanPtr p = typecache::find(type);
-    return p && p->size > 0 && p->trueLb > 0 && device::isDevice(addressAt(nullptr, p->trueLb));
-  }
   if (device::isDevice(buf)) return true;
-  // The buffer pointer may lie outside the allocation (a subarray's first byte is far from it):
-  // ask about the first byte the type touches too.
+  // The buffer pointer may lie outside the allocation (a subarray's first byte is far from it;
+  // with MPI_BOTTOM, a null pointer, the first byte is an absolute address): ask about the first
+  // byte the type touches too.
   if (count <= 0) return false;
   // Only committed types (cached at MPI_Type_commit) can start away from the pointer: a named
   // type starts at it, and an invalid handle must reach the MPI untouched, which reports it.
   TypePlanPtr p = typecache::find(type);
   if (!p || p->size == 0 || p->trueLb == 0) return false;
-  return device::isDevice(static_cast<const char *>(buf) + p->trueLb);
+  return device::isDevice(addressAt(buf, p->trueLb));
 }
 
 namespace {
@@ -195,23 +191,22 @@ int64_t runCount(const TypePlan &p) {
 /// Plans with more runs than this are not compared (the comparison holds them in memory).
 constexpr int64_t kMaxComparedRuns = int64_t(1) << 20;
 
-/// Whether one element of a and b touches the same bytes in the same pack order (runs merged
-/// where one continues the previous, so the two plans may cut them differently).
-bool sameLayout(const TypePlan &a, const TypePlan &b) {
-  if (a.size != b.size) return false;
+/// The runs of one element of a non-mirror plan in pack order, merged where one continues the
+/// previous (two plans of one layout may cut them differently).
+std::vector<std::pair<int64_t, int64_t>> mergedRuns(const TypePlan &p) {
   std::vector<std::pair<int64_t, int64_t>> runs;
-  auto collect = [](std::vector<std::pair<int64_t, int64_t>> &out) {
-    return [&out](int64_t off, int64_t n) {
-      if (!out.empty() && out.back().first + out.back().second == off)
-        out.back().second += n;
-      else
-        out.emplace_back(off, n);
-    };
-  };
-  forEachRun(a, 0, a.size, collect(runs));
-  std::vector<std::pair<int64_t, int64_t>> other;
-  forEachRun(b, 0, b.size, collect(other));
-  return runs == other;
+  forEachRun(p, 0, p.size, [&runs](int64_t off, int64_t n) {
+    if (!runs.empty() && runs.back().first + runs.back().second == off)
+      runs.back().second += n;
+    else
+      runs.emplace_back(off, n);
+  });
+  return runs;
+}
+
+/// Whether one element of a and b touches the same bytes in the same pack order.
+bool sameLayout(const TypePlan &a, const TypePlan &b) {
+  return a.size == b.size && mergedRuns(a) == mergedRuns(b);
 }
 } // namespace
 
