@@ -5,7 +5,9 @@
 /// 0 to 8 outer dimensions, negative strides, count 1 to 3, base and packed addresses misaligned
 /// by 0 to 15 bytes, empty jobs mixed in). Every output buffer is poisoned first and compared
 /// whole, guard bytes included, so unwritten and overwritten bytes both fail. Each batch runs
-/// twice, the second time with one job moved, so the cached segment table is checked too.
+/// three times: as built; with one job moved (the cached segment table must follow it); with every
+/// packed address moved by 16 bytes (the cached table is reused with a shift, as for a halo
+/// exchange whose staging moved to another arena block).
 /// Exit 77 without a GPU. Usage: tempi-gpu-fused-exactness [batches=300]
 #include "gpu/GpuTest.h"
 #include "gpu/RandomShapes.h"
@@ -56,6 +58,21 @@ Case makeCase(std::mt19937_64 &rng) {
   return c;
 }
 
+/// Round 2 must reuse the device's segment table with a shift: no upload, one shifted launch per
+/// fused launch (a batch of at most 200 jobs is one launch).
+void expectShiftedReuse(const device::Counters &before, const std::string &what) {
+  const device::Counters after = device::counters();
+  const uint64_t launched = after.fusedLaunches - before.fusedLaunches;
+  if (launched && (after.tableUploads != before.tableUploads ||
+                   after.tableShifts - before.tableShifts != launched)) {
+    std::printf("FAIL %s: %llu fused launches, %llu table uploads, %llu shifted reuses "
+                "(want 0 uploads)\n", what.c_str(), (unsigned long long)launched,
+                (unsigned long long)(after.tableUploads - before.tableUploads),
+                (unsigned long long)(after.tableShifts - before.tableShifts));
+    ++failures;
+  }
+}
+
 bool same(const std::vector<unsigned char> &want, const std::vector<unsigned char> &got,
           const std::string &what) {
   if (want == got) return true;
@@ -77,16 +94,23 @@ void checkBatch(int batch, std::mt19937_64 &rng, cudaStream_t s) {
     GPUTEST_CUDA(cudaMalloc(&c.dPacked, c.packedBytes));
     jobs.push_back({&c.plan, 0, c.dStrided + c.baseOffset, c.dPacked + c.packedAt, c.count});
   }
-  // Two rounds over the same jobs, as a halo exchange repeats its faces: the second finds its
+  // Three rounds over the same jobs, as a halo exchange repeats its faces: the second finds its
   // segment table already on the device (Fused.cu's Table::upload) except for one job moved to
-  // another packed offset, whose bytes must follow it.
-  for (int round = 0; round < 2; ++round) {
+  // another packed offset, whose bytes must follow it; the third moves every packed address by
+  // 16 bytes (word sizes unchanged, so the table is reused with a shift). makeCase leaves
+  // 2 * kGuard + 16 spare bytes, so packedAt + 16 stays inside the buffer.
+  for (int round = 0; round < 3; ++round) {
     if (round == 1) {
       const size_t k = rng() % cases.size();
       Case &c = cases[k];
       c.packedAt = kGuard + (c.packedAt - kGuard + 1 + int64_t(rng() % 15)) % 16;
       jobs[k].packed = c.dPacked + c.packedAt;
     }
+    if (round == 2)
+      for (size_t k = 0; k < cases.size(); ++k) {
+        cases[k].packedAt += 16;
+        jobs[k].packed = cases[k].dPacked + cases[k].packedAt;
+      }
     const std::string tag = "batch " + std::to_string(batch) + " round " + std::to_string(round);
     // pack: random strided data, poisoned packed buffers
     for (Case &c : cases) {
@@ -95,10 +119,12 @@ void checkBatch(int batch, std::mt19937_64 &rng, cudaStream_t s) {
                                    cudaMemcpyHostToDevice, s));
       GPUTEST_CUDA(cudaMemsetAsync(c.dPacked, kPoisonPacked, c.packedBytes, s));
     }
+    device::Counters before = device::counters();
     if (tempi_result r = device::packMany(jobs.data(), jobs.size(), s); r != TEMPI_SUCCESS) {
       std::printf("FAIL %s: packMany returned %d\n", tag.c_str(), int(r));
       ++failures;
     }
+    if (round == 2) expectShiftedReuse(before, "pack " + tag);
     GPUTEST_CUDA(cudaStreamSynchronize(s));
     for (size_t i = 0; i < cases.size(); ++i) {
       Case &c = cases[i];
@@ -116,10 +142,12 @@ void checkBatch(int batch, std::mt19937_64 &rng, cudaStream_t s) {
                                    cudaMemcpyHostToDevice, s));
       GPUTEST_CUDA(cudaMemsetAsync(c.dStrided, kPoisonStrided, c.stridedBytes, s));
     }
+    before = device::counters();
     if (tempi_result r = device::unpackMany(jobs.data(), jobs.size(), s); r != TEMPI_SUCCESS) {
       std::printf("FAIL %s: unpackMany returned %d\n", tag.c_str(), int(r));
       ++failures;
     }
+    if (round == 2) expectShiftedReuse(before, "unpack " + tag);
     GPUTEST_CUDA(cudaStreamSynchronize(s));
     for (size_t i = 0; i < cases.size(); ++i) {
       Case &c = cases[i];

@@ -86,6 +86,8 @@ struct Counters {
   uint64_t syncMicros = 0;      ///< wall time the host spent in those synchronizations
   uint64_t copyCalls = 0;       ///< copy calls made to CUDA (a batched call counts once)
   uint64_t copies = 0;          ///< copies those calls made
+  uint64_t tableUploads = 0;    ///< fused launches whose segment table was uploaded
+  uint64_t tableShifts = 0;     ///< fused launches that reused the device's table, moved
 };
 Counters counters();
 

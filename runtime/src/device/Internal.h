@@ -12,7 +12,7 @@ namespace tempi::device::internal {
 /// The counters behind device::counters(), bumped where the work is enqueued.
 struct AtomicCounters {
   std::atomic<uint64_t> launches{0}, fusedLaunches{0}, fusedJobs{0}, synchronizations{0},
-      syncMicros{0}, copyCalls{0}, copies{0};
+      syncMicros{0}, copyCalls{0}, copies{0}, tableUploads{0}, tableShifts{0};
 };
 AtomicCounters &counters();
 inline void bump(std::atomic<uint64_t> &c, uint64_t n = 1) { c.fetch_add(n, std::memory_order_relaxed); }
@@ -24,6 +24,8 @@ struct TimedLaunch {
 };
 TimedLaunch beginTimedLaunch(Stream s);
 void endTimedLaunch(const TimedLaunch &t, bool pack, Stream s);
+/// StreamHold.cu: a one-thread kernel that keeps stream s busy for about this long.
+void holdStream(Stream s, unsigned microseconds);
 
 void releaseKernelTiming(); ///< KernelTiming.cpp: every recorded event
 void releasePools();   ///< Pools.cpp: every pooled and outstanding allocation

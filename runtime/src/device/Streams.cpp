@@ -61,8 +61,9 @@ internal::AtomicCounters &internal::counters() {
 Counters counters() {
   const internal::AtomicCounters &c = internal::counters();
   auto get = [](const std::atomic<uint64_t> &a) { return a.load(std::memory_order_relaxed); };
-  return Counters{get(c.launches),   get(c.fusedLaunches), get(c.fusedJobs), get(c.synchronizations),
-                  get(c.syncMicros), get(c.copyCalls),     get(c.copies)};
+  return Counters{get(c.launches),   get(c.fusedLaunches), get(c.fusedJobs),
+                  get(c.synchronizations), get(c.syncMicros), get(c.copyCalls),
+                  get(c.copies),     get(c.tableUploads), get(c.tableShifts)};
 }
 
 tempi_result synchronize(Stream s) {

@@ -58,10 +58,12 @@ void onFinalize() {
   if (gActive) {
     const device::Counters c = device::counters();
     TEMPI_LOG(Info, "device work: %llu kernel launches (%llu fused, covering %llu packs/unpacks), "
-                    "%llu synchronizations (%.3f ms waited), %llu copies in %llu calls",
+                    "%llu synchronizations (%.3f ms waited), %llu copies in %llu calls, "
+                    "%llu segment tables uploaded (%llu reused moved)",
               (unsigned long long)c.launches, (unsigned long long)c.fusedLaunches,
               (unsigned long long)c.fusedJobs, (unsigned long long)c.synchronizations,
-              c.syncMicros / 1e3, (unsigned long long)c.copies, (unsigned long long)c.copyCalls);
+              c.syncMicros / 1e3, (unsigned long long)c.copies, (unsigned long long)c.copyCalls,
+              (unsigned long long)c.tableUploads, (unsigned long long)c.tableShifts);
     if (settings().timeKernels) {
       const device::KernelTimes k = device::kernelTimes();
       TEMPI_LOG(Info, "fused kernel GPU time: pack median %.2f us over %llu launches, unpack "
