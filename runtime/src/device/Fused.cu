@@ -281,12 +281,17 @@ template <bool Pack> tempi_result launch(size_t first, size_t n, uint32_t totalB
   // timed from the segment table's upload: both are the pack's device work
   const internal::TimedLaunch timing = internal::beginTimedLaunch(s);
   intptr_t packedShift = 0;
-  if (tempi_result r = table.upload(Pack, first, n, stream, &packedShift); r != TEMPI_SUCCESS)
+  if (tempi_result r = table.upload(Pack, first, n, stream, &packedShift); r != TEMPI_SUCCESS) {
+    internal::dropTimedLaunch(timing);
     return r;
+  }
   const Segment *segs = table.device[Pack] + first;
   fusedKernel<Pack><<<totalBlocks, kernels::kThreads, 0, stream>>>(segs, int(n), totalBlocks,
                                                                   packedShift);
-  TEMPI_CUDA_CHECK(cudaGetLastError());
+  if (const cudaError_t launchError = cudaGetLastError(); launchError != cudaSuccess) {
+    internal::dropTimedLaunch(timing);
+    TEMPI_CUDA_CHECK(launchError);
+  }
   internal::endTimedLaunch(timing, Pack, s);
   internal::bump(internal::counters().launches);
   internal::bump(internal::counters().fusedLaunches);

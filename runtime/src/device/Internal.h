@@ -24,6 +24,7 @@ struct TimedLaunch {
 };
 TimedLaunch beginTimedLaunch(Stream s);
 void endTimedLaunch(const TimedLaunch &t, bool pack, Stream s);
+void dropTimedLaunch(const TimedLaunch &t); ///< the launch failed: destroys the events
 /// StreamHold.cu: a one-thread kernel that keeps stream s busy for about this long.
 void holdStream(Stream s, unsigned microseconds);
 

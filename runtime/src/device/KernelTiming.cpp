@@ -65,6 +65,11 @@ internal::TimedLaunch internal::beginTimedLaunch(Stream s) {
   return t;
 }
 
+void internal::dropTimedLaunch(const TimedLaunch &t) {
+  if (t.start) cudaEventDestroy(static_cast<cudaEvent_t>(t.start));
+  if (t.stop) cudaEventDestroy(static_cast<cudaEvent_t>(t.stop));
+}
+
 void internal::endTimedLaunch(const TimedLaunch &t, bool pack, Stream s) {
   if (!t.start) return;
   auto a = static_cast<cudaEvent_t>(t.start), b = static_cast<cudaEvent_t>(t.stop);
