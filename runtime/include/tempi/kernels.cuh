@@ -149,21 +149,34 @@ template <int N, class Idx> struct RuntimeShape {
   Div counts[kSlots]; ///< counts[j] for j < nd - 1 (the last count is never divided by)
   int64_t strides[kSlots];
 
-  template <int W> __host__ __device__ int64_t offset(Idx i) const {
+  /// Byte offset of word i, with exactly Outer outer dimensions walked by an unrolled loop: N's
+  /// own count, or, for a looped shape (N < 0) whose nd is known to be Outer, a faster walk
+  /// (the fused kernel dispatches on nd).
+  template <int Outer, int W> __host__ __device__ int64_t offsetUnrolled(Idx i) const {
+    static_assert(Outer >= 0 && Outer <= kSlots, "more dimensions than the shape holds");
     Idx q, w;
     words.divmod(i, q, w);
     int64_t off = start + static_cast<int64_t>(w) * W;
-    if constexpr (N == 0) {
+    if constexpr (Outer == 0) {
       return off;
-    } else if constexpr (N > 0) {
+    } else {
 #pragma unroll
-      for (int j = 0; j < N - 1; ++j) {
+      for (int j = 0; j < Outer - 1; ++j) {
         Idx r;
         counts[j].divmod(q, q, r);
         off += static_cast<int64_t>(r) * strides[j];
       }
-      return off + static_cast<int64_t>(q) * strides[N - 1];
+      return off + static_cast<int64_t>(q) * strides[Outer - 1];
+    }
+  }
+
+  template <int W> __host__ __device__ int64_t offset(Idx i) const {
+    if constexpr (N >= 0) {
+      return offsetUnrolled<N, W>(i);
     } else {
+      Idx q, w;
+      words.divmod(i, q, w);
+      int64_t off = start + static_cast<int64_t>(w) * W;
       for (int j = 0; j < nd - 1; ++j) {
         Idx r;
         counts[j].divmod(q, q, r);

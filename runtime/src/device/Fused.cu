@@ -51,28 +51,14 @@ constexpr uint32_t kWordsPerThread = 4;
 /// Segments per launch: larger batches are launched in chunks.
 constexpr size_t kMaxSegments = 4096;
 
-/// Byte offset of word i of a walk with N outer dimensions (N < 0: the looped walk, up to
-/// kMaxShapeDims). A halo face has 2 or 3; unrolling them saves the looped walk's bound checks and
-/// lets the divisions of consecutive words overlap.
+/// Byte offset of word i of a segment whose walk has N outer dimensions (N < 0: any, looped). A
+/// halo face has 2 or 3; unrolling them saves the looped walk's bound checks and lets the
+/// divisions of consecutive words overlap.
 template <int N, int W> __device__ __forceinline__ int64_t offsetOf(const Shape &s, uint32_t i) {
-  if constexpr (N < 0) {
+  if constexpr (N < 0)
     return s.template offset<W>(i);
-  } else {
-    uint32_t q, w;
-    s.words.divmod(i, q, w);
-    int64_t off = s.start + static_cast<int64_t>(w) * W;
-    if constexpr (N == 0) {
-      return off;
-    } else {
-#pragma unroll
-      for (int j = 0; j < N - 1; ++j) {
-        uint32_t r;
-        s.counts[j].divmod(q, q, r);
-        off += static_cast<int64_t>(r) * s.strides[j];
-      }
-      return off + static_cast<int64_t>(q) * s.strides[N - 1];
-    }
-  }
+  else
+    return s.template offsetUnrolled<N, W>(i);
 }
 
 /// Each thread moves up to K words per round, all K loads issued before the first store, so a
