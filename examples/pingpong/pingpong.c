@@ -7,8 +7,9 @@
 /// --block 0 (the default) sends N contiguous bytes; otherwise N/B blocks of B bytes, S bytes apart
 /// (S >= B), described by MPI_Type_vector of MPI_BYTE. Without --bytes it sweeps a few sizes.
 /// Checking: an untimed round before and after the timed loop; the receiver's blocks must hold the
-/// sender's pattern and the gaps between them must keep their poison. One key=value line per size
-/// (half round trip); exit 1 on any wrong byte or bad argument.
+/// sender's pattern and the gaps between them must keep their poison. One key=value line per size:
+/// half_rtt_us is half the median round trip measured by rank 0, mean_half_rtt_us half the mean;
+/// exit 1 on any wrong byte or bad argument.
 #include "../common/ex_util.h"
 
 #include <stdint.h>
@@ -120,12 +121,17 @@ static long run(size_t bytes, size_t block, size_t stride, int iters, int device
   struct buffers b;
   alloc_buffers(&b, span, device);
   long wrong = checked_round(&b, t, count, block, stride, rank, 1);
+  // Rank 0 times every round trip; the median is reported (one slow round, e.g. another process's
+  // GPU time slice, moves the mean of 100 rounds by several percent), the mean too.
+  double *rtt = (double *)malloc((size_t)iters * sizeof(double));
+  if (!rtt) EX_DIE("pingpong: out of memory");
   double t0 = 0;
   for (int it = -2; it < iters; ++it) { // two untimed warm-up rounds
     if (it == 0) {
       MPI_Barrier(MPI_COMM_WORLD);
       t0 = MPI_Wtime();
     }
+    double start = MPI_Wtime();
     if (rank == 0) {
       EX_MPI(MPI_Send(b.buf, count, t, 1, 0, MPI_COMM_WORLD));
       EX_MPI(MPI_Recv(b.buf, count, t, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
@@ -133,16 +139,19 @@ static long run(size_t bytes, size_t block, size_t stride, int iters, int device
       EX_MPI(MPI_Recv(b.buf, count, t, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
       EX_MPI(MPI_Send(b.buf, count, t, 0, 0, MPI_COMM_WORLD));
     }
+    if (it >= 0) rtt[it] = MPI_Wtime() - start;
   }
-  double half = (MPI_Wtime() - t0) / iters / 2;
+  double mean_half = (MPI_Wtime() - t0) / iters / 2;
+  double half = ex_median(rtt, iters) / 2;
+  free(rtt);
   wrong += checked_round(&b, t, count, block, stride, rank, 3);
   long total = 0;
   MPI_Allreduce(&wrong, &total, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
   if (rank == 0) {
     printf("pingpong mode=%s mem=%s bytes=%zu block=%zu stride=%zu iters=%d half_rtt_us=%.3f "
-           "GBps=%.4f wrong=%ld %s\n",
+           "mean_half_rtt_us=%.3f GBps=%.4f wrong=%ld %s\n",
            block ? "strided" : "contiguous", device ? "device" : "host", bytes, block, stride,
-           iters, half * 1e6, half > 0 ? bytes / half / 1e9 : 0.0, total, total ? "FAILED" : "ok");
+           iters, half * 1e6, mean_half * 1e6, half > 0 ? bytes / half / 1e9 : 0.0, total, total ? "FAILED" : "ok");
     fflush(stdout);
   }
   free_buffers(&b);

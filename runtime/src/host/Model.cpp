@@ -27,13 +27,12 @@ Method chooseMethod(Direction d, int64_t bytes, const ModelParams &p, bool mpiCu
   if (forced == Method::Device && mpiCudaAware) return forced;
   Method best = Method::Staged;
   double bestUs = estimateUs(Method::Staged, d, bytes, p, mpiCudaAware);
-  for (Method m : {Method::OneShot, Method::Device}) {
-    double us = estimateUs(m, d, bytes, p, mpiCudaAware);
-    if (us < bestUs) {
-      best = m;
-      bestUs = us;
-    }
+  if (estimateUs(Method::OneShot, d, bytes, p, mpiCudaAware) * (1 + kOneShotMargin) < bestUs) {
+    best = Method::OneShot;
+    bestUs = estimateUs(Method::OneShot, d, bytes, p, mpiCudaAware);
   }
+  const double deviceUs = estimateUs(Method::Device, d, bytes, p, mpiCudaAware);
+  if (deviceUs < bestUs) best = Method::Device;
   return best;
 }
 

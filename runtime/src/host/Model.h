@@ -6,7 +6,8 @@
 ///   staged:  launch + bytes/pack + copy + bytes/d2h      (pack into device staging, copy out)
 ///   oneshot: launch + bytes/oneshot                       (kernel writes mapped pinned memory)
 ///   device:  launch + bytes/pack                          (only with a CUDA-aware MPI)
-/// and picks the cheapest. A forced method (TEMPI_METHOD) wins when it is usable: `device` without
+/// and picks the cheapest, except that one-shot must be estimated kOneShotMargin faster than staged.
+/// A forced method (TEMPI_METHOD) wins when it is usable: `device` without
 /// a CUDA-aware MPI and `ipc` (not implemented) are refused and the model chooses instead.
 #pragma once
 
@@ -18,6 +19,14 @@
 namespace tempi {
 
 enum class Direction { Send, Recv };
+
+/// One-shot is chosen over staged only when estimated this much faster. Its kernel holds SMs for
+/// the whole host transfer (85 us for 4 MiB) where staged's holds them for the pack (2.5 us) and a
+/// copy engine moves the bytes; the application's kernels, and with several processes on one GPU
+/// their time slices, wait for it. Measured (session 6, H200, two ranks time-slicing one GPU,
+/// 4 MiB of 8-byte blocks): staged 610 us, one-shot 691 us, where the estimates differ by 4%; with
+/// MPS or one GPU each the two were within 3%. docs/runtime.md, "Transfer methods".
+constexpr double kOneShotMargin = 0.10;
 
 /// Estimated microseconds for `bytes` packed bytes by `m` (infinity for a method that cannot
 /// serve: device without CUDA-aware MPI, ipc).
