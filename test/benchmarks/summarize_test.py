@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""Tests of examples/benchmarks/summarize.py's ping-pong table: the figures gpu-check reports.
+
+Raw outputs are written as gpu-check names them; the printed table is checked for the median over
+rounds, the regret, the `device` column left out where it fell back to the model, the "where the
+methods differ" line and issue 3's ratios. Standard library only (ctest: benchmarks-summarize).
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SUMMARIZE = os.path.join(HERE, "..", "..", "examples", "benchmarks", "summarize.py")
+FELL_BACK = "tempi[0] warning: TEMPI_METHOD=device needs a CUDA-aware MPI and this one is not; the model chooses instead\n"
+
+
+def line(mode, nbytes, us, block=None):
+    block = (8 if mode == "strided" else 0) if block is None else block
+    return (f"pingpong mode={mode} mem=device bytes={nbytes} block={block} stride={2 * block} iters=100 "
+            f"half_rtt_us={us} mean_half_rtt_us={us} GBps=1 wrong=0 ok\n")
+
+
+class PingpongSummary(unittest.TestCase):
+    def summarize(self, files):
+        with tempfile.TemporaryDirectory() as d:
+            raw, out = os.path.join(d, "raw"), os.path.join(d, "out")
+            os.makedirs(raw)
+            for name, text in files.items():
+                with open(os.path.join(raw, name), "w") as f:
+                    f.write(text)
+            r = subprocess.run([sys.executable, SUMMARIZE, raw, out], capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertTrue(os.path.exists(os.path.join(out, "pingpong.csv")))
+            return r.stdout
+
+    def row(self, text, mpi, mode, nbytes):
+        m = re.search(rf"^  {re.escape(mpi)} +{mode} +{nbytes} (.*)$", text, re.M)
+        self.assertIsNotNone(m, text)
+        return m.group(1).split()
+
+    def test_rows_are_medians_over_rounds_and_regret_uses_them(self):
+        files = {}
+        for r, (auto, staged, oneshot) in enumerate([(10, 18, 30), (30, 19, 31), (20, 40, 32)], 1):
+            files[f"pingpong-device-auto-r{r}-mpich.txt"] = line("strided", 65536, auto)
+            files[f"pingpong-device-staged-r{r}-mpich.txt"] = line("strided", 65536, staged)
+            files[f"pingpong-device-oneshot-r{r}-mpich.txt"] = line("strided", 65536, oneshot)
+        cells = self.row(self.summarize(files), "mpich", "strided", 65536)
+        # mpi-host auto staged oneshot device regret
+        self.assertEqual(cells[1:4], ["20.00", "19.00", "31.00"])
+        self.assertEqual(cells[-1], "5.3%")
+
+    def test_device_that_fell_back_is_not_the_fastest_forced_method(self):
+        files = {
+            "pingpong-device-auto-r1-mpich.txt": line("strided", 4096, 20),
+            "pingpong-device-staged-r1-mpich.txt": line("strided", 4096, 20),
+            "pingpong-device-device-mpich.txt": FELL_BACK + line("strided", 4096, 10),
+            "pingpong-device-auto-r1-mpich+mps.txt": line("strided", 4096, 20),
+            "pingpong-device-staged-r1-mpich+mps.txt": line("strided", 4096, 20),
+            "pingpong-device-device-mpich+mps.txt": line("strided", 4096, 10),
+        }
+        text = self.summarize(files)
+        self.assertEqual(self.row(text, "mpich", "strided", 4096)[-1], "0.0%")
+        self.assertEqual(self.row(text, "mpich+mps", "strided", 4096)[-1], "100.0%")
+        self.assertIn("fell back to the model (mpich)", text)
+
+    def test_methods_differ_line_leaves_out_contiguous_and_one_block_rows(self):
+        files = {}
+        for m, t in (("auto", (30, 30, 100)), ("staged", (10, 10, 99)), ("oneshot", (10, 10, 100))):
+            files[f"pingpong-device-{m}-r1-mpich.txt"] = (
+                line("contiguous", 1024, t[0]) + line("strided", 8, t[1]) + line("strided", 1024, t[2]))
+        text = self.summarize(files)
+        self.assertRegex(text, r"model regret over the sweep \(mpich\): mean [0-9.]+%, max 200\.0%")
+        self.assertRegex(text, r"where the methods differ \(strided, >= 2 blocks: 1 rows\): mean 1\.0%, max 1\.0%")
+
+    def test_issue3_ratios(self):
+        files = {
+            "pingpong-device-perblock-mpich+2gpu.txt":
+                "pingpong mode=strided-per-block mem=device bytes=1048576 block=8 stride=16 iters=3 "
+                "half_rtt_us=500000 GBps=0 wrong=0 ok\n",
+            "pingpong-device-auto-r1-mpich+2gpu.txt":
+                line("contiguous", 1 << 20, 160) + line("strided", 1 << 20, 200),
+        }
+        text = self.summarize(files)
+        self.assertIn("mpich+2gpu: 1 MiB of 8-B blocks: one copy per block 500000 us, TEMPI 200.0 us: "
+                      "2500x faster (goal >= 1000); TEMPI strided / contiguous 1.25 (goal <= 1.3)", text)
+
+    def test_wrong_data_is_reported_and_not_timed(self):
+        files = {"pingpong-device-auto-r1-mpich.txt": line("strided", 1024, 5).replace("wrong=0 ok", "wrong=3 FAILED"),
+                 "pingpong-device-staged-r1-mpich.txt": line("strided", 1024, 7)}
+        text = self.summarize(files)
+        self.assertIn("WRONG DATA in 1 ping-pong rows", text)
+        self.assertEqual(self.row(text, "mpich", "strided", 1024)[1], "-")
+
+
+if __name__ == "__main__":
+    unittest.main()
