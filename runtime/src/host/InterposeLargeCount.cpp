@@ -1,13 +1,9 @@
 /// \file
 /// The MPI-4 large-count (_c) point-to-point and pack interposers: MPI_X_c (profiling interface)
-/// = tempi_X_c(..., NULL plan). Host buffers go to PMPI_X_c with the caller's arguments. Device
-/// buffers go through a Wire set up for a _c call (Transfer.h, largeCount = true): a packed wire
-/// may then hold more than INT_MAX bytes and is sent as that many MPI_PACKED with PMPI_X_c, so
-/// the statuses are those of the typed call (MPI_Get_count_c on them is the MPI's). Nonblocking
-/// and persistent device operations are registered in the request table, as the int forms are
-/// (InterposeP2P.cpp). Every entry point but Irecv_c, Recv_init_c and the deferred sends first
-/// starts the thread's deferred sends (DeferredSends.h); tempi_Isend_deferred_c and
-/// tempi_Issend_deferred_c defer as the int forms do.
+/// = tempi_X_c(..., NULL plan). The point-to-point paths are P2PPaths.h's with MPI_Count counts:
+/// a device buffer's Wire is set up for a _c call (Transfer.h, largeCount = true), so a packed
+/// wire may hold more than INT_MAX bytes and is sent as that many MPI_PACKED with PMPI_X_c, and
+/// the statuses are those of the typed call (MPI_Get_count_c on them is the MPI's).
 ///
 /// Pack_c/Unpack_c share their device part with InterposePack.cpp (PackCore.h), with MPI_Count
 /// counts and positions; on device buffers they refuse a pack or unpack that does not fit in
@@ -21,113 +17,14 @@
 #ifdef TEMPI_HAVE_LARGE_COUNT
 
 #include "DeferredSends.h"
+#include "P2PPaths.h"
 #include "PackCore.h"
-#include "Requests.h"
 #include "Runtime.h"
 #include "Transfer.h"
-
-#include <memory>
-#include <vector>
 
 using namespace tempi;
 
 namespace {
-
-constexpr bool kLargeCount = true;
-
-using BlockingSend = int (*)(const void *, MPI_Count, MPI_Datatype, int, int, MPI_Comm);
-using NonblockingSend = int (*)(const void *, MPI_Count, MPI_Datatype, int, int, MPI_Comm,
-                                MPI_Request *);
-
-int blockingSend(BlockingSend pmpi, const void *buf, MPI_Count count, MPI_Datatype type, int dest,
-                 int tag, MPI_Comm comm, const tempi_static_plan *plan) {
-  TEMPI_FLUSH_DEFERRED();
-  if (!deviceData(buf, count, type)) return pmpi(buf, count, type, dest, tag, comm);
-  Wire w;
-  if (tempi_result r = wireForSend(buf, count, type, plan, true, w, kLargeCount);
-      r != TEMPI_SUCCESS)
-    return runtime::raise(comm, r, "packing a device send buffer (large count)");
-  int rc = pmpi(w.ptr, w.count, w.type, dest, tag, comm);
-  releaseWire(w);
-  return rc;
-}
-
-int nonblockingSend(NonblockingSend pmpi, bool persistent, const void *buf, MPI_Count count,
-                    MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request *request,
-                    const tempi_static_plan *plan) {
-  TEMPI_FLUSH_DEFERRED();
-  if (!deviceData(buf, count, type)) return pmpi(buf, count, type, dest, tag, comm, request);
-  auto op = std::make_unique<requests::PendingOp>();
-  if (tempi_result r = wireForSend(buf, count, type, plan, !persistent, op->wire, kLargeCount);
-      r != TEMPI_SUCCESS)
-    return runtime::raise(comm, r, "packing a device send buffer (large count)");
-  int rc = pmpi(op->wire.ptr, op->wire.count, op->wire.type, dest, tag, comm, request);
-  if (rc != MPI_SUCCESS) {
-    releaseWire(op->wire);
-    return rc;
-  }
-  op->persistent = persistent;
-  op->active = !persistent;
-  op->comm = comm;
-  requests::add(*request, std::move(op));
-  return rc;
-}
-
-/// A deferred send (DeferredSends.h), as InterposeP2P.cpp's with the _c calls: the request comes
-/// from MPI_Send_init_c/Ssend_init_c before the pack joins the thread's batch.
-int deferredSend(bool synchronous, const void *buf, MPI_Count count, MPI_Datatype type, int dest,
-                 int tag, MPI_Comm comm, MPI_Request *request, const tempi_static_plan *plan) {
-  if (!deviceData(buf, count, type)) { // posted now, behind the sends deferred before it
-    TEMPI_FLUSH_DEFERRED();
-    return (synchronous ? PMPI_Issend_c : PMPI_Isend_c)(buf, count, type, dest, tag, comm,
-                                                        request);
-  }
-  auto op = std::make_unique<requests::PendingOp>();
-  if (tempi_result r = wireForSend(buf, count, type, plan, false, op->wire, kLargeCount);
-      r != TEMPI_SUCCESS)
-    return runtime::raise(comm, r, "packing a device send buffer (large count)");
-  Wire &w = op->wire;
-  int rc = (synchronous ? PMPI_Ssend_init_c : PMPI_Send_init_c)(w.ptr, w.count, w.type, dest, tag,
-                                                               comm, request);
-  if (rc != MPI_SUCCESS) {
-    releaseWire(w);
-    return rc;
-  }
-  if (tempi_result r = enqueuePack(w, deferred::batch()); r != TEMPI_SUCCESS) {
-    (void)deferred::flushPending(); // runs what the batch holds before the staging goes back
-    PMPI_Request_free(request);
-    releaseWire(w);
-    return runtime::raise(comm, r, "packing a device send buffer (large count)");
-  }
-  op->standIn = true;
-  op->active = true;
-  op->comm = comm;
-  requests::add(*request, std::move(op));
-  deferred::add(*request, comm);
-  return MPI_SUCCESS;
-}
-
-/// Irecv_c and Recv_init_c: no flush of deferred sends (a receive posted early only helps).
-int nonblockingRecv(bool persistent, void *buf, MPI_Count count, MPI_Datatype type, int source,
-                    int tag, MPI_Comm comm, MPI_Request *request, const tempi_static_plan *plan) {
-  auto pmpi = persistent ? PMPI_Recv_init_c : PMPI_Irecv_c;
-  if (!deviceData(buf, count, type)) return pmpi(buf, count, type, source, tag, comm, request);
-  auto op = std::make_unique<requests::PendingOp>();
-  if (tempi_result r = wireForRecv(buf, count, type, plan, !persistent, op->wire, kLargeCount);
-      r != TEMPI_SUCCESS)
-    return runtime::raise(comm, r, "staging a device receive buffer (large count)");
-  int rc = pmpi(op->wire.ptr, op->wire.count, op->wire.type, source, tag, comm, request);
-  if (rc != MPI_SUCCESS) {
-    releaseWire(op->wire);
-    return rc;
-  }
-  op->isRecv = true;
-  op->persistent = persistent;
-  op->active = !persistent;
-  op->comm = comm;
-  requests::add(*request, std::move(op));
-  return rc;
-}
 
 /// Packed bytes of `count` elements of plan `p`, or -1 when that overflows.
 int64_t packedBytes(const TypePlan &p, MPI_Count count) {
@@ -144,98 +41,71 @@ extern "C" {
 
 int tempi_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                  MPI_Comm comm, const tempi_static_plan *plan) {
-  return blockingSend(PMPI_Send_c, buf, count, datatype, dest, tag, comm, plan);
+  return p2p::blockingSend<MPI_Count>(PMPI_Send_c, buf, count, datatype, dest, tag, comm, plan);
 }
 int tempi_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                   MPI_Comm comm, const tempi_static_plan *plan) {
-  return blockingSend(PMPI_Ssend_c, buf, count, datatype, dest, tag, comm, plan);
+  return p2p::blockingSend<MPI_Count>(PMPI_Ssend_c, buf, count, datatype, dest, tag, comm, plan);
 }
 int tempi_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                   MPI_Comm comm, const tempi_static_plan *plan) {
-  return blockingSend(PMPI_Rsend_c, buf, count, datatype, dest, tag, comm, plan);
+  return p2p::blockingSend<MPI_Count>(PMPI_Rsend_c, buf, count, datatype, dest, tag, comm, plan);
 }
 int tempi_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                   MPI_Comm comm, const tempi_static_plan *plan) {
-  return blockingSend(PMPI_Bsend_c, buf, count, datatype, dest, tag, comm, plan);
+  return p2p::blockingSend<MPI_Count>(PMPI_Bsend_c, buf, count, datatype, dest, tag, comm, plan);
 }
 int tempi_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                   MPI_Comm comm, MPI_Request *request, const tempi_static_plan *plan) {
-  return nonblockingSend(PMPI_Isend_c, false, buf, count, datatype, dest, tag, comm, request,
-                         plan);
+  return p2p::nonblockingSend<MPI_Count>(PMPI_Isend_c, false, buf, count, datatype, dest, tag,
+                                         comm, request, plan);
 }
 int tempi_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                    MPI_Comm comm, MPI_Request *request, const tempi_static_plan *plan) {
-  return nonblockingSend(PMPI_Issend_c, false, buf, count, datatype, dest, tag, comm, request,
-                         plan);
+  return p2p::nonblockingSend<MPI_Count>(PMPI_Issend_c, false, buf, count, datatype, dest, tag,
+                                         comm, request, plan);
 }
 int tempi_Isend_deferred_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
                            int tag, MPI_Comm comm, MPI_Request *request,
                            const tempi_static_plan *plan) {
-  return deferredSend(false, buf, count, datatype, dest, tag, comm, request, plan);
+  return p2p::deferredSend<MPI_Count>(PMPI_Isend_c, PMPI_Send_init_c, buf, count, datatype, dest,
+                                      tag, comm, request, plan);
 }
 int tempi_Issend_deferred_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
                             int tag, MPI_Comm comm, MPI_Request *request,
                             const tempi_static_plan *plan) {
-  return deferredSend(true, buf, count, datatype, dest, tag, comm, request, plan);
+  return p2p::deferredSend<MPI_Count>(PMPI_Issend_c, PMPI_Ssend_init_c, buf, count, datatype,
+                                      dest, tag, comm, request, plan);
 }
 int tempi_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                       MPI_Comm comm, MPI_Request *request, const tempi_static_plan *plan) {
-  return nonblockingSend(PMPI_Send_init_c, true, buf, count, datatype, dest, tag, comm, request,
-                         plan);
+  return p2p::nonblockingSend<MPI_Count>(PMPI_Send_init_c, true, buf, count, datatype, dest, tag,
+                                         comm, request, plan);
 }
 
 int tempi_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
                  MPI_Comm comm, MPI_Status *status, const tempi_static_plan *plan) {
-  TEMPI_FLUSH_DEFERRED();
-  if (!deviceData(buf, count, datatype))
-    return PMPI_Recv_c(buf, count, datatype, source, tag, comm, status);
-  Wire w;
-  if (tempi_result r = wireForRecv(buf, count, datatype, plan, true, w, kLargeCount);
-      r != TEMPI_SUCCESS)
-    return runtime::raise(comm, r, "staging a device receive buffer (large count)");
-  MPI_Status local;
-  MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
-  int rc = PMPI_Recv_c(w.ptr, w.count, w.type, source, tag, comm, st);
-  tempi_result r = rc == MPI_SUCCESS || w.mirror ? finishRecv(w, *st) : TEMPI_SUCCESS; // as tempi_Recv
-  releaseWire(w);
-  if (r != TEMPI_SUCCESS) return runtime::raise(comm, r, "unpacking a device receive buffer");
-  return rc;
+  return p2p::blockingRecv<MPI_Count>(PMPI_Recv_c, buf, count, datatype, source, tag, comm,
+                                      status, plan);
 }
 int tempi_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
                   MPI_Comm comm, MPI_Request *request, const tempi_static_plan *plan) {
-  return nonblockingRecv(false, buf, count, datatype, source, tag, comm, request, plan);
+  return p2p::nonblockingRecv<MPI_Count>(PMPI_Irecv_c, false, buf, count, datatype, source, tag,
+                                         comm, request, plan);
 }
 int tempi_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
                       MPI_Comm comm, MPI_Request *request, const tempi_static_plan *plan) {
-  return nonblockingRecv(true, buf, count, datatype, source, tag, comm, request, plan);
+  return p2p::nonblockingRecv<MPI_Count>(PMPI_Recv_init_c, true, buf, count, datatype, source,
+                                         tag, comm, request, plan);
 }
 
 int tempi_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
                      int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
                      int source, int recvtag, MPI_Comm comm, MPI_Status *status,
                      const tempi_static_plan *sendplan, const tempi_static_plan *recvplan) {
-  TEMPI_FLUSH_DEFERRED();
-  if (!deviceData(sendbuf, sendcount, sendtype) && !deviceData(recvbuf, recvcount, recvtype))
-    return PMPI_Sendrecv_c(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
-                           recvtype, source, recvtag, comm, status);
-  Wire s, r;
-  if (tempi_result e = wireForSend(sendbuf, sendcount, sendtype, sendplan, true, s, kLargeCount);
-      e != TEMPI_SUCCESS)
-    return runtime::raise(comm, e, "packing a device send buffer (large count)");
-  if (tempi_result e = wireForRecv(recvbuf, recvcount, recvtype, recvplan, true, r, kLargeCount);
-      e != TEMPI_SUCCESS) {
-    releaseWire(s);
-    return runtime::raise(comm, e, "staging a device receive buffer (large count)");
-  }
-  MPI_Status local;
-  MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
-  int rc = PMPI_Sendrecv_c(s.ptr, s.count, s.type, dest, sendtag, r.ptr, r.count, r.type, source,
-                           recvtag, comm, st);
-  tempi_result e = rc == MPI_SUCCESS || r.mirror ? finishRecv(r, *st) : TEMPI_SUCCESS;
-  releaseWire(s);
-  releaseWire(r);
-  if (e != TEMPI_SUCCESS) return runtime::raise(comm, e, "unpacking a device receive buffer");
-  return rc;
+  return p2p::sendrecv<MPI_Count>(PMPI_Sendrecv_c, sendbuf, sendcount, sendtype, dest, sendtag,
+                                  recvbuf, recvcount, recvtype, source, recvtag, comm, status,
+                                  sendplan, recvplan);
 }
 
 int tempi_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,

@@ -12,9 +12,9 @@
 /// communicator (runtime::raise) with nothing started and every staging buffer released.
 #include "DeferredSends.h"
 #include "HostMirror.h"
+#include "P2PPaths.h"
 #include "Requests.h"
 #include "Runtime.h"
-#include "SendPaths.h"
 #include "Transfer.h"
 
 #include <memory>
@@ -34,28 +34,28 @@ extern "C" {
 
 int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                MPI_Comm comm, MPI_Request *request) {
-  return nonblockingSend(PMPI_Ibsend, false, buf, count, datatype, dest, tag, comm, request,
-                         nullptr);
+  return p2p::nonblockingSend<int>(PMPI_Ibsend, false, buf, count, datatype, dest, tag,
+                                   comm, request, nullptr);
 }
 int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                MPI_Comm comm, MPI_Request *request) {
-  return nonblockingSend(PMPI_Irsend, false, buf, count, datatype, dest, tag, comm, request,
-                         nullptr);
+  return p2p::nonblockingSend<int>(PMPI_Irsend, false, buf, count, datatype, dest, tag,
+                                   comm, request, nullptr);
 }
 int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                    MPI_Comm comm, MPI_Request *request) {
-  return nonblockingSend(PMPI_Bsend_init, true, buf, count, datatype, dest, tag, comm, request,
-                         nullptr);
+  return p2p::nonblockingSend<int>(PMPI_Bsend_init, true, buf, count, datatype, dest, tag,
+                                   comm, request, nullptr);
 }
 int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                    MPI_Comm comm, MPI_Request *request) {
-  return nonblockingSend(PMPI_Ssend_init, true, buf, count, datatype, dest, tag, comm, request,
-                         nullptr);
+  return p2p::nonblockingSend<int>(PMPI_Ssend_init, true, buf, count, datatype, dest, tag,
+                                   comm, request, nullptr);
 }
 int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                    MPI_Comm comm, MPI_Request *request) {
-  return nonblockingSend(PMPI_Rsend_init, true, buf, count, datatype, dest, tag, comm, request,
-                         nullptr);
+  return p2p::nonblockingSend<int>(PMPI_Rsend_init, true, buf, count, datatype, dest, tag,
+                                   comm, request, nullptr);
 }
 
 int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
