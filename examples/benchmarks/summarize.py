@@ -97,6 +97,17 @@ def pack(raw, out):
         print(f"  {'max/min bandwidth over the 3 descriptions of one shape':58s} median={statistics.median(spread):.3f} max={max(spread):.3f}")
 
 
+def method_picks(text):
+    """{size bucket k: {method: wires}} from libtempi's rank-0 "methods chosen" log line
+    (MethodStats.h: "2^k name=n ..., ..."; bucket k holds packed sizes in [2^k, 2^(k+1)))."""
+    m = re.search(r"^tempi\[0\] info: methods chosen, by packed bytes: (.*)$", text, re.M)
+    picks = {}
+    for entry in (m.group(1).split(", ") if m else []):
+        head, *counts = entry.split()
+        picks[int(head[2:])] = {name: int(n) for name, n in (c.split("=") for c in counts)}
+    return picks
+
+
 def pingpong(raw, out):
     """Ping-pong tables from pingpong-<what>-<mpi>.txt and pingpong-device-<method>-r<N>-<mpi>.txt.
 
@@ -105,13 +116,19 @@ def pingpong(raw, out):
     the model's choice (the runtime warns "TEMPI_METHOD=device needs a CUDA-aware MPI"): it is then
     another run of `auto` and is
     left out of the regret's fastest forced method."""
-    rows, fell_back = [], set()
+    rows, fell_back, picks = [], set(), {}
     for p in sorted(glob.glob(os.path.join(raw, "pingpong-*.txt"))):
         base = os.path.basename(p)[:-4]
         m = base.rsplit("-", 1)[-1]
         method = "mpi-host" if base.startswith("pingpong-host") else base.split("-")[2]
-        if method == "device" and "TEMPI_METHOD=device needs a CUDA-aware MPI" in open(p, errors="replace").read():
+        text = open(p, errors="replace").read()
+        if method == "device" and "TEMPI_METHOD=device needs a CUDA-aware MPI" in text:
             fell_back.add(m)
+        if method == "auto":
+            for bucket, counts in method_picks(text).items():
+                for name, n in counts.items():
+                    picks.setdefault(m, {}).setdefault(bucket, {}).setdefault(name, 0)
+                    picks[m][bucket][name] += n
         for r in kv_lines(p, "pingpong"):
             r.update(mpi=m, method=method)
             rows.append(r)
@@ -129,13 +146,14 @@ def pingpong(raw, out):
         v = [x for x in v if x is not None]
         return statistics.median(v) if v else None
 
-    print("pingpong (half round trip, us, median over rounds; regret = auto / fastest forced method - 1):")
-    print(f"  {'mpi':12s} {'mode':10s} {'bytes':>8s} {'mpi-host':>9s} {'auto':>9s} {'staged':>9s} {'oneshot':>9s} {'device':>9s} {'regret':>7s}")
+    print("pingpong (half round trip, us, median over rounds; regret = auto / fastest forced method - 1;")
+    print("  picked: the method auto chose for that size (libtempi's log), p-regret = that method's forced run / fastest forced - 1):")
+    print(f"  {'mpi':12s} {'mode':10s} {'bytes':>8s} {'mpi-host':>9s} {'auto':>9s} {'staged':>9s} {'oneshot':>9s} {'device':>9s} {'regret':>7s} {'picked':>8s} {'p-regret':>8s}")
     keys = sorted({(r["mpi"], r["mode"], int(r["bytes"])) for r in rows if r["mode"] != "strided-per-block"})
     # Rows where the methods take different paths: strided data of 2 blocks or more. On contiguous
     # data (and a 1-block "strided" row) every method is the same one copy, so auto against the
     # fastest forced run there is run-to-run noise, not the model's choice.
-    regrets, differing = {}, {}
+    regrets, differing, picked_regrets = {}, {}, {}
     for k in keys:
         t = {method: median_us(*k[:1], method, k[1], k[2]) for method in ("mpi-host", "auto", "staged", "oneshot", "device")}
         forced = [t[m] for m in ("staged", "oneshot") + (() if k[0] in fell_back else ("device",)) if t.get(m)]
@@ -145,9 +163,16 @@ def pingpong(raw, out):
             blocks = {r.get("block") for r in rows if (r["mpi"], r["mode"], int(r["bytes"])) == k}
             if k[1] == "strided" and all(b and b != "0" and k[2] >= 2 * int(b) for b in blocks):
                 differing.setdefault(k[0], []).append(reg)
+        # the method auto picked for this size, when one method served its whole size bucket
+        chosen = picks.get(k[0], {}).get(max(k[2], 1).bit_length() - 1, {})
+        pick = next(iter(chosen)) if len(chosen) == 1 else None
+        preg = t[pick] / min(forced) - 1 if pick and t.get(pick) and forced else None
+        if preg is not None:
+            picked_regrets.setdefault(k[0], []).append(preg)
         f = lambda m: f"{t[m]:9.2f}" if t.get(m) else f"{'-':>9s}"
         print(f"  {k[0]:12s} {k[1]:10s} {k[2]:8d} {f('mpi-host')} {f('auto')} {f('staged')} {f('oneshot')} {f('device')} "
-              + (f"{100 * reg:6.1f}%" if reg is not None else f"{'-':>7s}"))
+              + (f"{100 * reg:6.1f}%" if reg is not None else f"{'-':>7s}")
+              + f" {(pick or '-'):>8s} " + (f"{100 * preg:7.1f}%" if preg is not None else f"{'-':>8s}"))
     wrong = [r for r in rows if r.get("wrong") != "0"]
     if wrong:
         print(f"  WRONG DATA in {len(wrong)} ping-pong rows")
@@ -158,6 +183,9 @@ def pingpong(raw, out):
         if differing.get(m):
             d = differing[m]
             print(f"    where the methods differ (strided, >= 2 blocks: {len(d)} rows): mean {100 * statistics.mean(d):.1f}%, max {100 * max(d):.1f}%")
+        if picked_regrets.get(m):
+            d = picked_regrets[m]
+            print(f"    by the picked method ({len(d)} rows): mean {100 * statistics.mean(d):.1f}%, max {100 * max(d):.1f}%")
     # issue 3: 1 MiB of 8-byte blocks, TEMPI against one copy per block, and against contiguous
     for m in sorted({r["mpi"] for r in rows}):
         naive = median_us(m, "perblock", "strided-per-block", 1 << 20)

@@ -48,9 +48,10 @@ class PingpongSummary(unittest.TestCase):
             files[f"pingpong-device-staged-r{r}-mpich.txt"] = line("strided", 65536, staged)
             files[f"pingpong-device-oneshot-r{r}-mpich.txt"] = line("strided", 65536, oneshot)
         cells = self.row(self.summarize(files), "mpich", "strided", 65536)
-        # mpi-host auto staged oneshot device regret
+        # mpi-host auto staged oneshot device regret picked p-regret
         self.assertEqual(cells[1:4], ["20.00", "19.00", "31.00"])
-        self.assertEqual(cells[-1], "5.3%")
+        self.assertEqual(cells[5], "5.3%")
+        self.assertEqual(cells[6:], ["-", "-"])  # no "methods chosen" line: no picked method
 
     def test_device_that_fell_back_is_not_the_fastest_forced_method(self):
         files = {
@@ -62,8 +63,8 @@ class PingpongSummary(unittest.TestCase):
             "pingpong-device-device-mpich+mps.txt": line("strided", 4096, 10),
         }
         text = self.summarize(files)
-        self.assertEqual(self.row(text, "mpich", "strided", 4096)[-1], "0.0%")
-        self.assertEqual(self.row(text, "mpich+mps", "strided", 4096)[-1], "100.0%")
+        self.assertEqual(self.row(text, "mpich", "strided", 4096)[5], "0.0%")
+        self.assertEqual(self.row(text, "mpich+mps", "strided", 4096)[5], "100.0%")
         self.assertIn("fell back to the model (mpich)", text)
 
     def test_methods_differ_line_leaves_out_contiguous_and_one_block_rows(self):
@@ -74,6 +75,24 @@ class PingpongSummary(unittest.TestCase):
         text = self.summarize(files)
         self.assertRegex(text, r"model regret over the sweep \(mpich\): mean [0-9.]+%, max 200\.0%")
         self.assertRegex(text, r"where the methods differ \(strided, >= 2 blocks: 1 rows\): mean 1\.0%, max 1\.0%")
+
+    def test_picked_regret_uses_the_forced_run_of_the_method_auto_chose(self):
+        chosen = "tempi[0] info: methods chosen, by packed bytes: 2^16 oneshot=206, 2^22 staged=200 oneshot=6\n"
+        files = {}
+        for r, (auto, staged, oneshot) in enumerate([(60, 40, 44), (61, 41, 44), (62, 42, 45)], 1):
+            files[f"pingpong-device-auto-r{r}-mpich.txt"] = (
+                chosen + line("strided", 65536, auto) + line("strided", 1 << 22, auto * 10))
+            files[f"pingpong-device-staged-r{r}-mpich.txt"] = (
+                line("strided", 65536, staged) + line("strided", 1 << 22, staged * 10))
+            files[f"pingpong-device-oneshot-r{r}-mpich.txt"] = (
+                line("strided", 65536, oneshot) + line("strided", 1 << 22, oneshot * 10))
+        text = self.summarize(files)
+        small = self.row(text, "mpich", "strided", 65536)
+        self.assertEqual(small[5], "48.8%")              # auto's own (slow) run: 61 / 41
+        self.assertEqual(small[6:], ["oneshot", "7.3%"])  # the oneshot run auto stands for: 44 / 41
+        big = self.row(text, "mpich", "strided", 1 << 22)
+        self.assertEqual(big[6:], ["-", "-"])             # two methods served that size: no pick
+        self.assertRegex(text, r"by the picked method \(1 rows\): mean 7\.3%, max 7\.3%")
 
     def test_issue3_ratios(self):
         files = {

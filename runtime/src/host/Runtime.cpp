@@ -3,6 +3,7 @@
 #include "Runtime.h"
 
 #include "Env.h"
+#include "MethodStats.h"
 #include "Requests.h"
 #include "Transfer.h"
 #include "TypeCache.h"
@@ -64,6 +65,10 @@ void onFinalize() {
               (unsigned long long)c.fusedJobs, (unsigned long long)c.synchronizations,
               c.syncMicros / 1e3, (unsigned long long)c.copies, (unsigned long long)c.copyCalls,
               (unsigned long long)c.tableUploads, (unsigned long long)c.tableShifts);
+    const std::string methods = methodstats::summary();
+    if (!methods.empty())
+      TEMPI_LOG(Info, "methods chosen, by packed bytes: %s", methods.c_str());
+    methodstats::reset();
     if (settings().timeKernels) {
       const device::KernelTimes k = device::kernelTimes();
       TEMPI_LOG(Info, "fused kernel GPU time: pack median %.2f us over %llu launches, unpack "

@@ -4,6 +4,7 @@
 
 #include "Batch.h"
 #include "BurstArena.h"
+#include "MethodStats.h"
 #include "Model.h"
 #include "Runtime.h"
 #include "TypeCache.h"
@@ -122,6 +123,7 @@ tempi_result setUp(void *buf, MPI_Count count, MPI_Datatype type, const tempi_st
     w.method = Method::Staged;
   else
     TEMPI_TRY(allocStaging(w.staging, size_t(w.packedBytes), w.method));
+  methodstats::note(w.method, w.packedBytes);
   TEMPI_LOG(Debug, "%s wire: %lld packed bytes, %s, %s plan%s", dir == Direction::Send ? "send" : "recv",
             (long long)w.packedBytes, methodName(w.method),
             w.plan->kind == TypePlan::Kind::Strided ? "strided" : "block-list",

@@ -1,0 +1,46 @@
+/// \file
+/// The method counters of MethodStats.h.
+#include "MethodStats.h"
+
+#include <atomic>
+#include <bit>
+
+namespace tempi::methodstats {
+
+namespace {
+
+/// The methods a wire can end with (the model never returns Auto or Ipc).
+constexpr Method kMethods[] = {Method::Staged, Method::OneShot, Method::Device};
+constexpr int kBuckets = 64;
+
+std::atomic<uint64_t> counts[kBuckets][std::size(kMethods)];
+
+int bucketOf(int64_t bytes) { return bytes <= 1 ? 0 : std::bit_width(uint64_t(bytes)) - 1; }
+
+} // namespace
+
+void note(Method m, int64_t bytes) {
+  for (size_t i = 0; i < std::size(kMethods); ++i)
+    if (kMethods[i] == m) counts[bucketOf(bytes)][i].fetch_add(1, std::memory_order_relaxed);
+}
+
+std::string summary() {
+  std::string out;
+  for (int b = 0; b < kBuckets; ++b) {
+    std::string entry;
+    for (size_t i = 0; i < std::size(kMethods); ++i)
+      if (uint64_t n = counts[b][i].load(std::memory_order_relaxed))
+        entry += std::string(" ") + methodName(kMethods[i]) + "=" + std::to_string(n);
+    if (entry.empty()) continue;
+    if (!out.empty()) out += ", ";
+    out += "2^" + std::to_string(b) + entry;
+  }
+  return out;
+}
+
+void reset() {
+  for (auto &bucket : counts)
+    for (auto &c : bucket) c.store(0, std::memory_order_relaxed);
+}
+
+} // namespace tempi::methodstats

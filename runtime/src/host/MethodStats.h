@@ -1,0 +1,26 @@
+/// \file
+/// How many packed wires each transfer method served, by message size: the performance model's
+/// choices as they happened (after a burst's override to staged, Transfer.cpp). Logged at
+/// MPI_Finalize with TEMPI_LOG=info, so that a benchmark can tell which method `auto` picked for
+/// each size (examples/benchmarks/summarize.py's model regret by the picked method).
+#pragma once
+
+#include "Env.h"
+
+#include <cstdint>
+#include <string>
+
+namespace tempi::methodstats {
+
+/// Counts one packed wire of `bytes` packed bytes moved by `m`. Lock-free, any thread.
+void note(Method m, int64_t bytes);
+
+/// One entry per power-of-two size bucket that saw a wire, in increasing size: "2^k" (packed bytes
+/// in [2^k, 2^(k+1)); 0 bytes count in 2^0) and the count of each method that served it, e.g.
+/// "2^3 oneshot=206, 2^22 staged=204 oneshot=2". "" when no wire was counted.
+std::string summary();
+
+/// Forgets every count (MPI_Finalize, tests).
+void reset();
+
+} // namespace tempi::methodstats
