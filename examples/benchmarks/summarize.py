@@ -9,6 +9,7 @@ halo-*.txt (examples/halo3d and bench-halo key=value lines). Writes OUT_DIR/{pac
 commit}.csv and prints the summary tables (ratios as defined in docs/performance.md). Standard
 library only (the GPU machine has no packages to spare).
 """
+import collections
 import csv
 import glob
 import io
@@ -114,8 +115,7 @@ def pingpong(raw, out):
     gpu-check runs the transfer methods in rounds (auto, staged, oneshot each round), so each row's
     figure is the median over the rounds. `device` over an MPI that is not CUDA-aware falls back to
     the model's choice (the runtime warns "TEMPI_METHOD=device needs a CUDA-aware MPI"): it is then
-    another run of `auto` and is
-    left out of the regret's fastest forced method."""
+    another run of `auto` and is left out of the regret's fastest forced method."""
     rows, fell_back, picks = [], set(), {}
     for p in sorted(glob.glob(os.path.join(raw, "pingpong-*.txt"))):
         base = os.path.basename(p)[:-4]
@@ -126,9 +126,7 @@ def pingpong(raw, out):
             fell_back.add(m)
         if method == "auto":
             for bucket, counts in method_picks(text).items():
-                for name, n in counts.items():
-                    picks.setdefault(m, {}).setdefault(bucket, {}).setdefault(name, 0)
-                    picks[m][bucket][name] += n
+                picks.setdefault(m, {}).setdefault(bucket, collections.Counter()).update(counts)
         for r in kv_lines(p, "pingpong"):
             r.update(mpi=m, method=method)
             rows.append(r)
@@ -155,7 +153,7 @@ def pingpong(raw, out):
     # fastest forced run there is run-to-run noise, not the model's choice.
     regrets, differing, picked_regrets = {}, {}, {}
     for k in keys:
-        t = {method: median_us(*k[:1], method, k[1], k[2]) for method in ("mpi-host", "auto", "staged", "oneshot", "device")}
+        t = {method: median_us(k[0], method, k[1], k[2]) for method in ("mpi-host", "auto", "staged", "oneshot", "device")}
         forced = [t[m] for m in ("staged", "oneshot") + (() if k[0] in fell_back else ("device",)) if t.get(m)]
         reg = t["auto"] / min(forced) - 1 if t.get("auto") and forced else None
         if reg is not None:

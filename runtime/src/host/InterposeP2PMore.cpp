@@ -85,15 +85,7 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
       r != TEMPI_SUCCESS)
     return runtime::raise(messageComm(), r, "staging a device receive buffer");
   int rc = PMPI_Imrecv(op->wire.ptr, int(op->wire.count), op->wire.type, message, request);
-  if (rc != MPI_SUCCESS) {
-    releaseWire(op->wire);
-    return rc;
-  }
-  op->isRecv = true;
-  op->active = true;
-  op->comm = messageComm();
-  requests::add(*request, std::move(op));
-  return rc;
+  return p2p::registerOp(rc, std::move(op), request, messageComm(), false, true);
 }
 
 #if MPI_VERSION >= 4

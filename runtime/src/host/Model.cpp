@@ -27,9 +27,10 @@ Method chooseMethod(Direction d, int64_t bytes, const ModelParams &p, bool mpiCu
   if (forced == Method::Device && mpiCudaAware) return forced;
   Method best = Method::Staged;
   double bestUs = estimateUs(Method::Staged, d, bytes, p, mpiCudaAware);
-  if (estimateUs(Method::OneShot, d, bytes, p, mpiCudaAware) * (1 + kOneShotMargin) < bestUs) {
+  const double oneshotUs = estimateUs(Method::OneShot, d, bytes, p, mpiCudaAware);
+  if (oneshotUs * (1 + kOneShotMargin) < bestUs) {
     best = Method::OneShot;
-    bestUs = estimateUs(Method::OneShot, d, bytes, p, mpiCudaAware);
+    bestUs = oneshotUs;
   }
   const double deviceUs = estimateUs(Method::Device, d, bytes, p, mpiCudaAware);
   if (deviceUs < bestUs) best = Method::Device;
