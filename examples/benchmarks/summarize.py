@@ -115,7 +115,8 @@ def pingpong(raw, out):
     gpu-check runs the transfer methods in rounds (auto, staged, oneshot each round), so each row's
     figure is the median over the rounds. `device` over an MPI that is not CUDA-aware falls back to
     the model's choice (the runtime warns "TEMPI_METHOD=device needs a CUDA-aware MPI"): it is then
-    another run of `auto` and is left out of the regret's fastest forced method."""
+    another run of `auto` and is left out of the regret's fastest forced method. `ipc` (opt-in, every
+    rank must set it) is shown but never in the regret: auto cannot pick it."""
     rows, fell_back, picks = [], set(), {}
     for p in sorted(glob.glob(os.path.join(raw, "pingpong-*.txt"))):
         base = os.path.basename(p)[:-4]
@@ -146,14 +147,14 @@ def pingpong(raw, out):
 
     print("pingpong (half round trip, us, median over rounds; regret = auto / fastest forced method - 1;")
     print("  picked: the method auto chose for that size (libtempi's log), p-regret = that method's forced run / fastest forced - 1):")
-    print(f"  {'mpi':12s} {'mode':10s} {'bytes':>8s} {'mpi-host':>9s} {'auto':>9s} {'staged':>9s} {'oneshot':>9s} {'device':>9s} {'regret':>7s} {'picked':>8s} {'p-regret':>8s}")
+    print(f"  {'mpi':12s} {'mode':10s} {'bytes':>8s} {'mpi-host':>9s} {'auto':>9s} {'staged':>9s} {'oneshot':>9s} {'device':>9s} {'ipc':>9s} {'regret':>7s} {'picked':>8s} {'p-regret':>8s}")
     keys = sorted({(r["mpi"], r["mode"], int(r["bytes"])) for r in rows if r["mode"] != "strided-per-block"})
     # Rows where the methods take different paths: strided data of 2 blocks or more. On contiguous
     # data (and a 1-block "strided" row) every method is the same one copy, so auto against the
     # fastest forced run there is run-to-run noise, not the model's choice.
     regrets, differing, picked_regrets = {}, {}, {}
     for k in keys:
-        t = {method: median_us(k[0], method, k[1], k[2]) for method in ("mpi-host", "auto", "staged", "oneshot", "device")}
+        t = {method: median_us(k[0], method, k[1], k[2]) for method in ("mpi-host", "auto", "staged", "oneshot", "device", "ipc")}
         forced = [t[m] for m in ("staged", "oneshot") + (() if k[0] in fell_back else ("device",)) if t.get(m)]
         reg = t["auto"] / min(forced) - 1 if t.get("auto") and forced else None
         if reg is not None:
@@ -168,7 +169,7 @@ def pingpong(raw, out):
         if preg is not None:
             picked_regrets.setdefault(k[0], []).append(preg)
         f = lambda m: f"{t[m]:9.2f}" if t.get(m) else f"{'-':>9s}"
-        print(f"  {k[0]:12s} {k[1]:10s} {k[2]:8d} {f('mpi-host')} {f('auto')} {f('staged')} {f('oneshot')} {f('device')} "
+        print(f"  {k[0]:12s} {k[1]:10s} {k[2]:8d} {f('mpi-host')} {f('auto')} {f('staged')} {f('oneshot')} {f('device')} {f('ipc')} "
               + (f"{100 * reg:6.1f}%" if reg is not None else f"{'-':>7s}")
               + f" {(pick or '-'):>8s} " + (f"{100 * preg:7.1f}%" if preg is not None else f"{'-':>8s}"))
     wrong = [r for r in rows if r.get("wrong") != "0"]
@@ -192,6 +193,14 @@ def pingpong(raw, out):
             line = f"  {m}: 1 MiB of 8-B blocks: one copy per block {naive:.0f} us, TEMPI {strided:.1f} us: {naive / strided:.0f}x faster (goal >= 1000)"
             if contiguous:
                 line += f"; TEMPI strided / contiguous {strided / contiguous:.2f} (goal <= 1.3)"
+            print(line)
+        ipc_s, ipc_c = median_us(m, "ipc", "strided", 1 << 20, "8"), median_us(m, "ipc", "contiguous", 1 << 20)
+        if ipc_s and strided:
+            line = f"  {m}: ipc (opt-in), 1 MiB of 8-B blocks: {ipc_s:.1f} us, {strided / ipc_s:.2f}x auto"
+            if naive:
+                line += f", {naive / ipc_s:.0f}x one copy per block"
+            if ipc_c:
+                line += f"; ipc strided / ipc contiguous {ipc_s / ipc_c:.2f}"
             print(line)
 
 

@@ -47,11 +47,14 @@ class PingpongSummary(unittest.TestCase):
             files[f"pingpong-device-auto-r{r}-mpich.txt"] = line("strided", 65536, auto)
             files[f"pingpong-device-staged-r{r}-mpich.txt"] = line("strided", 65536, staged)
             files[f"pingpong-device-oneshot-r{r}-mpich.txt"] = line("strided", 65536, oneshot)
+            # ipc is opt-in (auto cannot pick it): shown, never the fastest forced method
+            files[f"pingpong-device-ipc-r{r}-mpich.txt"] = line("strided", 65536, 5)
         cells = self.row(self.summarize(files), "mpich", "strided", 65536)
-        # mpi-host auto staged oneshot device regret picked p-regret
+        # mpi-host auto staged oneshot device ipc regret picked p-regret
         self.assertEqual(cells[1:4], ["20.00", "19.00", "31.00"])
-        self.assertEqual(cells[5], "5.3%")
-        self.assertEqual(cells[6:], ["-", "-"])  # no "methods chosen" line: no picked method
+        self.assertEqual(cells[5], "5.00")
+        self.assertEqual(cells[6], "5.3%")
+        self.assertEqual(cells[7:], ["-", "-"])  # no "methods chosen" line: no picked method
 
     def test_device_that_fell_back_is_not_the_fastest_forced_method(self):
         files = {
@@ -63,8 +66,8 @@ class PingpongSummary(unittest.TestCase):
             "pingpong-device-device-mpich+mps.txt": line("strided", 4096, 10),
         }
         text = self.summarize(files)
-        self.assertEqual(self.row(text, "mpich", "strided", 4096)[5], "0.0%")
-        self.assertEqual(self.row(text, "mpich+mps", "strided", 4096)[5], "100.0%")
+        self.assertEqual(self.row(text, "mpich", "strided", 4096)[6], "0.0%")
+        self.assertEqual(self.row(text, "mpich+mps", "strided", 4096)[6], "100.0%")
         self.assertIn("fell back to the model (mpich)", text)
 
     def test_methods_differ_line_leaves_out_contiguous_and_one_block_rows(self):
@@ -88,10 +91,10 @@ class PingpongSummary(unittest.TestCase):
                 line("strided", 65536, oneshot) + line("strided", 1 << 22, oneshot * 10))
         text = self.summarize(files)
         small = self.row(text, "mpich", "strided", 65536)
-        self.assertEqual(small[5], "48.8%")              # auto's own (slow) run: 61 / 41
-        self.assertEqual(small[6:], ["oneshot", "7.3%"])  # the oneshot run auto stands for: 44 / 41
+        self.assertEqual(small[6], "48.8%")              # auto's own (slow) run: 61 / 41
+        self.assertEqual(small[7:], ["oneshot", "7.3%"])  # the oneshot run auto stands for: 44 / 41
         big = self.row(text, "mpich", "strided", 1 << 22)
-        self.assertEqual(big[6:], ["-", "-"])             # two methods served that size: no pick
+        self.assertEqual(big[7:], ["-", "-"])             # two methods served that size: no pick
         self.assertRegex(text, r"by the picked method \(1 rows\): mean 7\.3%, max 7\.3%")
 
     def test_issue3_ratios(self):

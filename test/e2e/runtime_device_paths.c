@@ -199,9 +199,12 @@ static void shortMessage(const Case *c, int shortBytes) {
     fill(&a, 9);
     fill(&ref, 9);
     MPI_Recv(dp(&a), c->count, c->t, 0, 1, comm, &st[0]);
-    MPI_Recv(hp(&ref), c->count, c->t, 0, 2, comm, &st[1]);
-    st[1].MPI_TAG = 1;
-    statusEq(c->name, &st[0], &st[1], c->t);
+    /* MPICH 4.0 calls a message that ends inside a basic element truncated; a status after an
+     * error is undefined, so it is compared only where the MPI accepted the message. */
+    if (MPI_Recv(hp(&ref), c->count, c->t, 0, 2, comm, &st[1]) == MPI_SUCCESS) {
+      st[1].MPI_TAG = 1;
+      statusEq(c->name, &st[0], &st[1], c->t);
+    }
     fake_device_memcpy(a.host, a.dev, a.bytes);
     size_t at = 0;
     while (at < a.bytes && a.host[at] == ref.host[at]) ++at;

@@ -4,6 +4,9 @@
 /// "Device" memory is mmap'ed and kept PROT_NONE outside the layer's own operations, so a device
 /// pointer reaching the MPI faults. Kernels are the host reference packer (passes/), so packed
 /// bytes are checked against the MPI's own. Not thread-safe (the tests are single-threaded).
+/// IPC slabs are files in /tmp mapped shared, named in the handle, so ranks of one machine map
+/// each other's slabs as CUDA IPC would and the IPC method's protocol runs in CI (files, not
+/// /dev/shm, which containers often keep small: a sparse slab there faults when touched).
 #include "../../runtime/src/device/Device.h"
 #include "passes/ReferencePacker.h"
 #include "runtime_fake_device.h"
@@ -13,7 +16,10 @@
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace {
@@ -208,16 +214,96 @@ tempi_result copyManyAsync(void *const *dsts, const void *const *srcs, const siz
     if (tempi_result r = copyAsync(dsts[i], srcs[i], sizes[i], s); r != TEMPI_SUCCESS) return r;
   return TEMPI_SUCCESS;
 }
-void finalize() {}
 Counters counters() { return Counters{uint64_t(launches), 0, 0, 0, 0, 0, 0}; }
 void setKernelTiming(bool) {} // the fake device runs no kernels to time
 KernelTimes kernelTimes() { return {}; }
 void setPoolLimit(size_t) {} // the fake device memory is not pooled
 
-tempi_result ipcGetHandle(const void *, unsigned char[kIpcHandleBytes], int64_t *) {
-  return TEMPI_ERR_UNSUPPORTED;
+namespace {
+struct SharedSlab {
+  std::string name;
+  char *base;
+  size_t mapped;
+};
+std::vector<SharedSlab> ownSlabs;                ///< made here, unlinked at finalize
+std::map<std::string, SharedSlab> openedSlabs;   ///< a peer's, by name
+
+/// Maps file `name` (created when `create`) shared, as a fake device region.
+char *mapShared(const std::string &name, size_t bytes, bool create, size_t *mappedOut) {
+  int fd = open(name.c_str(), create ? O_CREAT | O_EXCL | O_RDWR : O_RDWR, 0600);
+  if (fd < 0) return nullptr;
+  size_t page = size_t(sysconf(_SC_PAGESIZE));
+  if (create && ftruncate(fd, off_t((bytes + page - 1) / page * page)) != 0) {
+    close(fd);
+    unlink(name.c_str());
+    return nullptr;
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0 || st.st_size <= 0) {
+    close(fd);
+    return nullptr;
+  }
+  size_t mapped = size_t(st.st_size);
+  void *p = mmap(nullptr, mapped, PROT_NONE, MAP_SHARED, fd, 0);
+  close(fd);
+  if (p == MAP_FAILED) return nullptr;
+  regions[static_cast<const char *>(p)] = Region{mapped, mapped, false};
+  *mappedOut = mapped;
+  return static_cast<char *>(p);
 }
-void *ipcOpen(const unsigned char[kIpcHandleBytes]) { return nullptr; }
+} // namespace
+
+void *ipcAllocSlab(size_t bytes) {
+  if (failing("alloc") || bytes == 0) return nullptr;
+  std::string name = "/tmp/tempi-fake-ipc-" + std::to_string(getpid()) + "-" +
+                     std::to_string(ownSlabs.size());
+  size_t mapped = 0;
+  char *p = mapShared(name, bytes, true, &mapped);
+  if (!p) return nullptr;
+  ownSlabs.push_back({name, p, mapped});
+  return p;
+}
+tempi_result ipcGetHandle(const void *ptr, unsigned char handle[kIpcHandleBytes],
+                          int64_t *offset) {
+  const char *c = static_cast<const char *>(ptr);
+  for (const SharedSlab &s : ownSlabs)
+    if (c >= s.base && c < s.base + s.mapped && s.name.size() < kIpcHandleBytes) {
+      memset(handle, 0, kIpcHandleBytes);
+      memcpy(handle, s.name.data(), s.name.size());
+      *offset = c - s.base;
+      return TEMPI_SUCCESS;
+    }
+  return TEMPI_ERR_INVALID_ARG;
+}
+void *ipcOpen(const unsigned char handle[kIpcHandleBytes]) {
+  std::string name(reinterpret_cast<const char *>(handle),
+                   strnlen(reinterpret_cast<const char *>(handle), kIpcHandleBytes));
+  auto it = openedSlabs.find(name);
+  if (it != openedSlabs.end()) return it->second.base;
+  size_t mapped = 0;
+  char *p = mapShared(name, 0, false, &mapped);
+  if (!p) return nullptr;
+  openedSlabs[name] = {name, p, mapped};
+  return p;
+}
+void ipcCloseAll() {
+  for (auto &[name, s] : openedSlabs) {
+    regions.erase(s.base);
+    munmap(s.base, s.mapped);
+  }
+  openedSlabs.clear();
+}
 void registerKernels(uint64_t, tempi_pack_fn, tempi_unpack_fn) {}
+extern "C" long fake_device_ipc_slabs(void) { return long(ownSlabs.size()); }
+extern "C" long fake_device_ipc_mapped(void) { return long(openedSlabs.size()); }
+void finalize() {
+  ipcCloseAll();
+  for (const SharedSlab &s : ownSlabs) {
+    regions.erase(s.base);
+    munmap(s.base, s.mapped);
+    unlink(s.name.c_str());
+  }
+  ownSlabs.clear();
+}
 
 } // namespace tempi::device

@@ -22,6 +22,9 @@ long fake_device_runtime_outstanding(void);
 long fake_device_kernel_launches(void);
 /* How many copies the layer made (a batched call counts each of its copies). -1 on a real GPU. */
 long fake_device_copies(void);
+/* IPC: slabs this process made, and peer slabs it has mapped now. */
+long fake_device_ipc_slabs(void);
+long fake_device_ipc_mapped(void);
 #ifdef __cplusplus
 }
 #endif

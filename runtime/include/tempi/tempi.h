@@ -33,7 +33,8 @@ typedef enum tempi_result {
   TEMPI_ERR_CUDA = 3,
   TEMPI_ERR_MPI = 4,
   TEMPI_ERR_NO_MEMORY = 5,
-  TEMPI_ERR_INTERNAL = 6
+  TEMPI_ERR_INTERNAL = 6,
+  TEMPI_ERR_TRUNCATE = 7 /* a message longer than the receive buffer (MPI_ERR_TRUNCATE) */
 } tempi_result;
 
 /* "TEMPI_SUCCESS", ...; "TEMPI_ERR_UNKNOWN" for a value outside the enum. */

@@ -123,6 +123,13 @@ constexpr size_t kIpcHandleBytes = 64;
 tempi_result ipcGetHandle(const void *devicePtr, unsigned char handle[kIpcHandleBytes],
                           int64_t *offsetInAllocation);
 void *ipcOpen(const unsigned char handle[kIpcHandleBytes]); ///< cached per handle; nullptr on error
+/// Device memory that peers may map (the IPC method's packed messages): its own allocation, never
+/// pooled and never freed before finalize(), because freeing memory a peer still has mapped is
+/// undefined in CUDA. nullptr when it cannot be had.
+void *ipcAllocSlab(size_t bytes);
+/// Closes every peer mapping ipcOpen made. The host side calls it at MPI_Finalize before the
+/// job-wide barrier after which the peers free their slabs.
+void ipcCloseAll();
 
 /// Registration of generated kernels (tempi_register_kernels forwards here).
 void registerKernels(uint64_t shapeKey, tempi_pack_fn pack, tempi_unpack_fn unpack);

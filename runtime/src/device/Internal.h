@@ -30,7 +30,7 @@ void holdStream(Stream s, unsigned microseconds);
 
 void releaseKernelTiming(); ///< KernelTiming.cpp: every recorded event
 void releasePools();   ///< Pools.cpp: every pooled and outstanding allocation
-void releaseIpc();     ///< Ipc.cpp: every opened peer handle
+void releaseIpc();     ///< Ipc.cpp: every opened peer handle, then every IPC slab
 void releaseStreams(); ///< Streams.cpp: every per-thread stream
 
 } // namespace tempi::device::internal

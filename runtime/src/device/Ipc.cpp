@@ -2,7 +2,8 @@
 /// CUDA IPC for ranks on one node. ipcGetHandle() names the allocation that holds a device
 /// pointer (cudaIpcGetMemHandle) and says how far into it the pointer is, because a peer opening
 /// the handle gets the allocation's base. ipcOpen() maps a peer's handle once and caches the
-/// mapping by the handle's bytes; finalize() closes every mapping. Refuses (TEMPI_ERR_INVALID_ARG
+/// mapping by the handle's bytes; finalize() closes every mapping and then frees the slabs
+/// ipcAllocSlab() made (the host side has waited for every peer to close its mappings). Refuses (TEMPI_ERR_INVALID_ARG
 /// / nullptr) pointers that are not device memory of this process.
 #include "runtime/src/device/AddressRange.h"
 #include "runtime/src/device/Device.h"
@@ -15,6 +16,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <vector>
 
 namespace tempi::device {
 
@@ -26,6 +28,10 @@ std::mutex ipcMutex;
 std::map<HandleBytes, void *> &opened() {
   static std::map<HandleBytes, void *> m;
   return m;
+}
+std::vector<void *> &slabs() {
+  static std::vector<void *> v;
+  return v;
 }
 } // namespace
 
@@ -61,10 +67,27 @@ void *ipcOpen(const unsigned char handle[kIpcHandleBytes]) {
   return p;
 }
 
-void internal::releaseIpc() {
+void *ipcAllocSlab(size_t bytes) {
+  if (!available() || bytes == 0) return nullptr;
+  void *p = nullptr;
+  if (!TEMPI_CUDA_LOG_ONLY(cudaMalloc(&p, bytes))) return nullptr;
+  std::lock_guard<std::mutex> lock(ipcMutex);
+  slabs().push_back(p);
+  return p;
+}
+
+void ipcCloseAll() {
+  if (!available()) return;
   std::lock_guard<std::mutex> lock(ipcMutex);
   for (auto &[key, p] : opened()) TEMPI_CUDA_LOG_ONLY(cudaIpcCloseMemHandle(p));
   opened().clear();
+}
+
+void internal::releaseIpc() {
+  ipcCloseAll();
+  std::lock_guard<std::mutex> lock(ipcMutex);
+  for (void *p : slabs()) TEMPI_CUDA_LOG_ONLY(cudaFree(p));
+  slabs().clear();
 }
 
 } // namespace tempi::device

@@ -48,6 +48,8 @@ tempi_result ipcGetHandle(const void *, unsigned char[kIpcHandleBytes], int64_t 
   return TEMPI_ERR_UNSUPPORTED;
 }
 void *ipcOpen(const unsigned char[kIpcHandleBytes]) { return nullptr; }
+void *ipcAllocSlab(size_t) { return nullptr; }
+void ipcCloseAll() {}
 
 void registerKernels(uint64_t, tempi_pack_fn, tempi_unpack_fn) {}
 

@@ -17,7 +17,10 @@ tempi_result Batch::Copies::enqueue(device::Stream s) const {
 }
 
 tempi_result Batch::run() {
-  if (empty()) return error_;
+  if (empty()) {
+    runAfterRun();
+    return error_;
+  }
   device::Stream s = device::defaultStream();
   tempi_result r = error_;
   auto note = [&r](tempi_result e) {
@@ -34,6 +37,7 @@ tempi_result Batch::run() {
   jobs_.clear();
   enqueued_ = false;
   error_ = TEMPI_SUCCESS;
+  runAfterRun();
   return r;
 }
 

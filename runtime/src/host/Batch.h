@@ -18,6 +18,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace tempi {
@@ -26,6 +27,10 @@ class Batch {
 public:
   /// pack: the jobs are packs (strided -> packed), else unpacks.
   explicit Batch(bool pack) : pack_(pack) {}
+  /// Work that must not start before the batch's (IPC acknowledgements) runs anyway.
+  ~Batch() { runAfterRun(); }
+  Batch(const Batch &) = delete;
+  Batch &operator=(const Batch &) = delete;
 
   /// Copies of one list must not overlap each other: they may run in any order. chain/slice: a
   /// copy between the two blocks of a burst arena (BurstArena.h), whose slice follows the
@@ -46,8 +51,11 @@ public:
     if (error_ == TEMPI_SUCCESS) error_ = r;
   }
   bool empty() const { return !enqueued_ && before_.empty() && jobs_.empty() && after_.empty(); }
+  /// f runs once the batch's work has finished (at run(), after the synchronization).
+  void afterRun(std::function<void()> f) { afterRun_.push_back(std::move(f)); }
 
-  /// Enqueues everything gathered and synchronizes the stream; the first error.
+  /// Enqueues everything gathered and synchronizes the stream, then runs the afterRun work; the
+  /// first error.
   tempi_result run();
 
 private:
@@ -86,6 +94,12 @@ private:
   tempi_result error_ = TEMPI_SUCCESS;
   Copies before_, after_;
   std::vector<device::StridedJob> jobs_;
+  std::vector<std::function<void()>> afterRun_;
+  void runAfterRun() {
+    std::vector<std::function<void()>> fs;
+    fs.swap(afterRun_);
+    for (auto &f : fs) f();
+  }
 };
 
 } // namespace tempi

@@ -29,13 +29,17 @@ const std::vector<EnvVar> &allEnvVars() {
        "1: every call goes straight to the MPI (device buffers are then the MPI's business)."},
       {"TEMPI_METHOD", "auto", "auto|staged|oneshot|device|ipc",
        "Transfer method for device buffers; auto lets the performance model choose per message. "
-       "device is honoured only when the MPI reports CUDA support; ipc is opt-in and not "
-       "implemented yet (falls back to auto)."},
+       "device is honoured only when the MPI reports CUDA support. ipc (opt-in, every rank must "
+       "set it): device sends to ranks of the same node go by CUDA IPC, the rest by auto "
+       "(docs/runtime.md, \"The IPC method\")."},
       {"TEMPI_LOG", "warn", "error|warn|info|debug",
        "Log level of messages printed to stderr as tempi[rank] level: text."},
       {"TEMPI_POOL_BYTES", "1073741824", "bytes (suffix K, M, G allowed)",
        "Cap of each staging pool (device, pinned host); a message larger than the cap is "
        "served by a one-off allocation released when the message completes."},
+      {"TEMPI_IPC_MIN_BYTES", "65536", "bytes (suffix K, M, G allowed)",
+       "With TEMPI_METHOD=ipc: smaller messages go by the model's method (at least 120, the "
+       "size of the notice that replaces an IPC message)."},
       {"TEMPI_CACHE_DIR", "", "directory",
        "Where model.txt (tempi-measure's parameters) is read and written; empty means "
        "$HOME/.cache/tempi."},
@@ -137,6 +141,14 @@ Settings parseSettings(const std::function<const char *(const char *)> &get,
     else if (*v)
       warn(std::string("TEMPI_POOL_BYTES=") + v +
            ": expected a byte count such as 1073741824 or 1G; using 1G");
+  }
+  if (const char *v = get("TEMPI_IPC_MIN_BYTES")) {
+    uint64_t n = 0;
+    if (parseBytes(v, &n))
+      s.ipcMinBytes = n;
+    else if (*v)
+      warn(std::string("TEMPI_IPC_MIN_BYTES=") + v +
+           ": expected a byte count such as 65536 or 64K; using 64K");
   }
   if (const char *v = get("TEMPI_CACHE_DIR")) s.cacheDir = v;
   return s;

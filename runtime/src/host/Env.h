@@ -35,6 +35,7 @@ struct Settings {
   Method method = Method::Auto;           ///< TEMPI_METHOD
   LogLevel log = LogLevel::Warn;          ///< TEMPI_LOG
   uint64_t poolBytes = uint64_t(1) << 30; ///< TEMPI_POOL_BYTES: cap per pool (device, pinned)
+  uint64_t ipcMinBytes = 65536;           ///< TEMPI_IPC_MIN_BYTES: smaller messages skip ipc
   std::string cacheDir;                   ///< TEMPI_CACHE_DIR ("" = ~/.cache/tempi)
   bool noTypeCache = false;               ///< TEMPI_NO_TYPE_CACHE: no commit-time plans
   bool copyBatch = true;                  ///< TEMPI_COPY_BATCH: one batched call per copy list

@@ -112,9 +112,13 @@ int tempi_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, 
                              int sendtag, int source, int recvtag, MPI_Comm comm,
                              MPI_Status *status, const tempi_static_plan *plan) {
   TEMPI_FLUSH_DEFERRED();
-  if (!deviceData(buf, count, datatype))
-    return PMPI_Sendrecv_replace_c(buf, count, datatype, dest, sendtag, source, recvtag, comm,
-                                   status);
+  if (!deviceData(buf, count, datatype)) {
+    MPI_Status local;
+    MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
+    int rc =
+        PMPI_Sendrecv_replace_c(buf, count, datatype, dest, sendtag, source, recvtag, comm, st);
+    return p2p::afterHostRecv(rc, buf, count, datatype, comm, st, "receiving a message by ipc");
+  }
   // As tempi_Sendrecv_replace: separate send and receive staging, one buffer on both sides.
   return tempi_Sendrecv_c(buf, count, datatype, dest, sendtag, buf, count, datatype, source,
                           recvtag, comm, status, plan, plan);

@@ -79,9 +79,12 @@ int tempi_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest
                            int source, int recvtag, MPI_Comm comm, MPI_Status *status,
                            const tempi_static_plan *plan) {
   TEMPI_FLUSH_DEFERRED();
-  if (!deviceData(buf, count, datatype))
-    return PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm,
-                                 status);
+  if (!deviceData(buf, count, datatype)) {
+    MPI_Status local;
+    MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
+    int rc = PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, st);
+    return p2p::afterHostRecv(rc, buf, count, datatype, comm, st, "receiving a message by ipc");
+  }
   return tempi_Sendrecv(buf, count, datatype, dest, sendtag, buf, count, datatype, source, recvtag,
                         comm, status, plan, plan);
 }

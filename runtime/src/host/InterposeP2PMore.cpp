@@ -61,7 +61,13 @@ int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
 int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
               MPI_Status *status) {
   TEMPI_FLUSH_DEFERRED();
-  if (!deviceData(buf, count, datatype)) return PMPI_Mrecv(buf, count, datatype, message, status);
+  if (!deviceData(buf, count, datatype)) {
+    MPI_Status local;
+    MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
+    int rc = PMPI_Mrecv(buf, count, datatype, message, st);
+    return p2p::afterHostRecv(rc, buf, count, datatype, messageComm(), st,
+                              "receiving a message by ipc");
+  }
   Wire w;
   if (tempi_result r = wireForRecv(buf, count, datatype, nullptr, true, w); r != TEMPI_SUCCESS)
     return runtime::raise(messageComm(), r, "staging a device receive buffer");
@@ -78,7 +84,7 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
 // A nonblocking receive: like MPI_Irecv it does not start deferred sends (DeferredSends.h).
 int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
                MPI_Request *request) {
-  if (!deviceData(buf, count, datatype))
+  if (!ipc::active() && !deviceData(buf, count, datatype))
     return PMPI_Imrecv(buf, count, datatype, message, request);
   auto op = std::make_unique<requests::PendingOp>();
   if (tempi_result r = wireForRecv(buf, count, datatype, nullptr, true, op->wire);

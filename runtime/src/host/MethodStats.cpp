@@ -9,8 +9,8 @@ namespace tempi::methodstats {
 
 namespace {
 
-/// The methods a wire can end with (the model never returns Auto or Ipc).
-constexpr Method kMethods[] = {Method::Staged, Method::OneShot, Method::Device};
+/// The methods a wire can end with (never Auto; Ipc only when TEMPI_METHOD=ipc, Ipc.h).
+constexpr Method kMethods[] = {Method::Staged, Method::OneShot, Method::Device, Method::Ipc};
 constexpr int kBuckets = 64;
 
 std::atomic<uint64_t> counts[kBuckets][std::size(kMethods)];

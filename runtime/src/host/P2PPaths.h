@@ -9,10 +9,14 @@
 ///
 /// Every path but the nonblocking receives first starts the thread's deferred sends
 /// (DeferredSends.h): a receive posted early only helps.
+///
+/// With the IPC method on (Ipc.h) a receive into host memory may match a notice too, so host
+/// receives then take a (plain) wire as well: finishRecv recognizes and serves the notice.
 #pragma once
 
 #include "BurstArena.h"
 #include "DeferredSends.h"
+#include "Ipc.h"
 #include "Requests.h"
 #include "Runtime.h"
 #include "Transfer.h"
@@ -54,6 +58,7 @@ template <class Count> constexpr const char *kUnpacking =
 inline int registerOp(int rc, std::unique_ptr<requests::PendingOp> op, MPI_Request *request,
                       MPI_Comm comm, bool persistent, bool isRecv) {
   if (rc != MPI_SUCCESS) {
+    ipc::dropRegion(op->wire);
     releaseWire(op->wire);
     return rc;
   }
@@ -73,10 +78,11 @@ int blockingSend(BlockingSend<Count> pmpi, const void *buf, std::type_identity_t
   TEMPI_FLUSH_DEFERRED();
   if (!deviceData(buf, count, type)) return pmpi(buf, count, type, dest, tag, comm);
   Wire w;
-  if (tempi_result r = wireForSend(buf, count, type, plan, true, w, kLargeCount<Count>);
+  if (tempi_result r = wireForSend(buf, count, type, plan, true, w, kLargeCount<Count>, comm, dest);
       r != TEMPI_SUCCESS)
     return runtime::raise(comm, r, kPacking<Count>);
   int rc = pmpi(w.ptr, Count(w.count), w.type, dest, tag, comm);
+  if (rc != MPI_SUCCESS) ipc::dropRegion(w);
   releaseWire(w);
   return rc;
 }
@@ -90,8 +96,8 @@ int nonblockingSend(NonblockingSend<Count> pmpi, bool persistent, const void *bu
   TEMPI_FLUSH_DEFERRED();
   if (!deviceData(buf, count, type)) return pmpi(buf, count, type, dest, tag, comm, request);
   auto op = std::make_unique<requests::PendingOp>();
-  if (tempi_result r =
-          wireForSend(buf, count, type, plan, !persistent, op->wire, kLargeCount<Count>);
+  if (tempi_result r = wireForSend(buf, count, type, plan, !persistent, op->wire,
+                                   kLargeCount<Count>, comm, dest);
       r != TEMPI_SUCCESS)
     return runtime::raise(comm, r, kPacking<Count>);
   int rc = pmpi(op->wire.ptr, Count(op->wire.count), op->wire.type, dest, tag, comm, request);
@@ -114,7 +120,7 @@ int deferredSend(NonblockingSend<Count> now, NonblockingSend<Count> init, const 
   tempi_result staged = TEMPI_SUCCESS;
   {
     BurstScope burst; // the burst's sends stage in one arena: one copy at the flush
-    staged = wireForSend(buf, count, type, plan, false, op->wire, kLargeCount<Count>);
+    staged = wireForSend(buf, count, type, plan, false, op->wire, kLargeCount<Count>, comm, dest);
   }
   if (staged != TEMPI_SUCCESS) return runtime::raise(comm, staged, kPacking<Count>);
   Wire &w = op->wire;
@@ -126,6 +132,7 @@ int deferredSend(NonblockingSend<Count> now, NonblockingSend<Count> init, const 
   if (tempi_result r = enqueuePack(w, deferred::batch()); r != TEMPI_SUCCESS) {
     (void)deferred::flushPending(); // runs what the batch holds before the staging goes back
     PMPI_Request_free(request);
+    ipc::dropRegion(w);
     releaseWire(w);
     return runtime::raise(comm, r, kPacking<Count>);
   }
@@ -143,7 +150,8 @@ int blockingRecv(BlockingRecv<Count> pmpi, void *buf, std::type_identity_t<Count
                  MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status *status,
                  const tempi_static_plan *plan) {
   TEMPI_FLUSH_DEFERRED();
-  if (!deviceData(buf, count, type)) return pmpi(buf, count, type, source, tag, comm, status);
+  if (!ipc::active() && !deviceData(buf, count, type))
+    return pmpi(buf, count, type, source, tag, comm, status);
   Wire w;
   if (tempi_result r = wireForRecv(buf, count, type, plan, true, w, kLargeCount<Count>);
       r != TEMPI_SUCCESS)
@@ -164,7 +172,8 @@ template <class Count>
 int nonblockingRecv(NonblockingRecv<Count> pmpi, bool persistent, void *buf,
                     std::type_identity_t<Count> count, MPI_Datatype type, int source, int tag,
                     MPI_Comm comm, MPI_Request *request, const tempi_static_plan *plan) {
-  if (!deviceData(buf, count, type)) return pmpi(buf, count, type, source, tag, comm, request);
+  if (!ipc::active() && !deviceData(buf, count, type))
+    return pmpi(buf, count, type, source, tag, comm, request);
   auto op = std::make_unique<requests::PendingOp>();
   tempi_result staged = TEMPI_SUCCESS;
   if (persistent) {
@@ -187,12 +196,13 @@ int sendrecv(SendRecv<Count> pmpi, const void *sendbuf, std::type_identity_t<Cou
              int recvtag, MPI_Comm comm, MPI_Status *status, const tempi_static_plan *sendplan,
              const tempi_static_plan *recvplan) {
   TEMPI_FLUSH_DEFERRED();
-  if (!deviceData(sendbuf, sendcount, sendtype) && !deviceData(recvbuf, recvcount, recvtype))
+  if (!ipc::active() && !deviceData(sendbuf, sendcount, sendtype) &&
+      !deviceData(recvbuf, recvcount, recvtype))
     return pmpi(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
                 recvtag, comm, status);
   Wire s, r;
-  if (tempi_result e =
-          wireForSend(sendbuf, sendcount, sendtype, sendplan, true, s, kLargeCount<Count>);
+  if (tempi_result e = wireForSend(sendbuf, sendcount, sendtype, sendplan, true, s,
+                                   kLargeCount<Count>, comm, dest);
       e != TEMPI_SUCCESS)
     return runtime::raise(comm, e, kPacking<Count>);
   if (tempi_result e =
@@ -205,10 +215,25 @@ int sendrecv(SendRecv<Count> pmpi, const void *sendbuf, std::type_identity_t<Cou
   MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
   int rc = pmpi(s.ptr, Count(s.count), s.type, dest, sendtag, r.ptr, Count(r.count), r.type,
                 source, recvtag, comm, st);
+  if (rc != MPI_SUCCESS) ipc::dropRegion(s);
   tempi_result e = rc == MPI_SUCCESS || r.mirror ? finishRecv(r, *st) : TEMPI_SUCCESS;
   releaseWire(s);
   releaseWire(r);
   if (e != TEMPI_SUCCESS) return runtime::raise(comm, e, kUnpacking<Count>);
+  return rc;
+}
+
+/// After the MPI's own receive into host memory (Sendrecv_replace, Mrecv) returned rc into
+/// *status (never MPI_STATUS_IGNORE): with the IPC method on, a notice it received is served.
+inline int afterHostRecv(int rc, void *buf, MPI_Count count, MPI_Datatype type, MPI_Comm comm,
+                         MPI_Status *status, const char *what) {
+  if (rc != MPI_SUCCESS || !ipc::active()) return rc;
+  Wire w;
+  w.ptr = buf;
+  w.count = count;
+  w.type = type;
+  if (tempi_result r = finishRecv(w, *status); r != TEMPI_SUCCESS)
+    return runtime::raise(comm, r, what);
   return rc;
 }
 

@@ -115,6 +115,8 @@ public:
     item.comm = op.comm;
     if (op.failed != TEMPI_SUCCESS)
       item.r = op.failed;
+    else if (op.arrivedBytes >= 0) // finished at registration
+      PMPI_Status_set_elements_x(&status, MPI_BYTE, op.arrivedBytes);
     else if (op.isRecv && (arrived || op.wire.mirror)) // a mirror copy-back is always exact
       item.r = enqueueFinishRecv(op.wire, status, batch_);
     op.active = false;
@@ -230,10 +232,16 @@ void add(MPI_Request request, std::unique_ptr<PendingOp> op) {
       int cancelled = 0;
       PMPI_Test_cancelled(&st, &cancelled);
       tempi_result r = TEMPI_SUCCESS;
+      MPI_Count before = 0, after = 0;
+      PMPI_Get_elements_x(&st, MPI_BYTE, &before);
       if (op->isRecv && !cancelled && st.MPI_ERROR == MPI_SUCCESS) r = finishRecv(op->wire, st);
+      PMPI_Get_elements_x(&st, MPI_BYTE, &after);
       releaseWire(op->wire);
-      if (r == TEMPI_SUCCESS) return;
-      op->failed = r; // registered after all, so that its Wait/Test reports the failure
+      if (r == TEMPI_SUCCESS && after == before) return;
+      // Registered after all, so that its Wait/Test reports the failure, or the size of the
+      // message an IPC notice stood for (the MPI's status has the notice's).
+      if (r == TEMPI_SUCCESS) op->arrivedBytes = after;
+      op->failed = r;
       op->active = true;
     }
   }

@@ -33,6 +33,9 @@ struct PendingOp {
   /// A deferred send whose pack failed: never started; its completion reports this error.
   tempi_result failed = TEMPI_SUCCESS;
   MPI_Comm comm = MPI_COMM_NULL;
+  /// A receive finished when it was registered whose status the MPI reports wrong (an IPC notice
+  /// it served, Ipc.h): the byte count its completion reports instead; -1 otherwise.
+  MPI_Count arrivedBytes = -1;
 };
 
 /// True when some TEMPI request is pending or detached (a relaxed atomic load).

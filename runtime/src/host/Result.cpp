@@ -12,6 +12,7 @@ extern "C" const char *tempi_result_string(tempi_result r) {
   case TEMPI_ERR_MPI: return "TEMPI_ERR_MPI";
   case TEMPI_ERR_NO_MEMORY: return "TEMPI_ERR_NO_MEMORY";
   case TEMPI_ERR_INTERNAL: return "TEMPI_ERR_INTERNAL";
+  case TEMPI_ERR_TRUNCATE: return "TEMPI_ERR_TRUNCATE";
   }
   return "TEMPI_ERR_UNKNOWN";
 }

@@ -3,6 +3,7 @@
 #include "Runtime.h"
 
 #include "Env.h"
+#include "Ipc.h"
 #include "MethodStats.h"
 #include "Requests.h"
 #include "Transfer.h"
@@ -31,6 +32,8 @@ void onInit() {
   int rank = 0;
   PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
   setLogRank(rank);
+  // Collective on every rank, disabled ones included (they answer no).
+  ipc::onInit(!s.disable && s.method == Method::Ipc && device::available());
   if (s.disable) {
     TEMPI_LOG(Info, "TEMPI_DISABLE is set: every call goes straight to the MPI");
     gActive = false;
@@ -48,14 +51,13 @@ void onInit() {
   if (s.method == Method::Device && !cudaAware)
     TEMPI_LOG(Warn, "TEMPI_METHOD=device needs a CUDA-aware MPI and this one is not; the model "
                     "chooses instead");
-  if (s.method == Method::Ipc)
-    TEMPI_LOG(Warn, "TEMPI_METHOD=ipc is not implemented; the model chooses instead");
   TEMPI_LOG(Info, "active=%d cuda_aware_mpi=%d method=%s model=%s", int(gActive), int(cudaAware),
             methodName(s.method), theParams.fromFile ? "measured" : "defaults");
 }
 
 void onFinalize() {
   requests::finalize();
+  ipc::onFinalize(); // collective: before the device layer frees the slabs peers have mapped
   if (gActive) {
     const device::Counters c = device::counters();
     TEMPI_LOG(Info, "device work: %llu kernel launches (%llu fused, covering %llu packs/unpacks), "
@@ -87,7 +89,12 @@ int raise(MPI_Comm comm, tempi_result r, const char *what) {
   int code = MPI_ERR_OTHER;
   if (r == TEMPI_ERR_NO_MEMORY) code = MPI_ERR_NO_MEM;
   if (r == TEMPI_ERR_INVALID_ARG) code = MPI_ERR_ARG;
-  TEMPI_LOG(Error, "%s: %s", what, tempi_result_string(r));
+  if (r == TEMPI_ERR_TRUNCATE) code = MPI_ERR_TRUNCATE;
+  // A truncated message is the program's error, which the MPI would report without a word.
+  if (r == TEMPI_ERR_TRUNCATE)
+    TEMPI_LOG(Info, "%s: %s", what, tempi_result_string(r));
+  else
+    TEMPI_LOG(Error, "%s: %s", what, tempi_result_string(r));
   if (comm != MPI_COMM_NULL) PMPI_Comm_call_errhandler(comm, code);
   return code;
 }

@@ -1,9 +1,11 @@
 /// \file
 /// Staging, packing and unpacking of one buffer argument (Transfer.h), through the device layer.
 #include "Transfer.h"
+#include "TransferInternal.h"
 
 #include "Batch.h"
 #include "BurstArena.h"
+#include "Ipc.h"
 #include "MethodStats.h"
 #include "Model.h"
 #include "Runtime.h"
@@ -83,7 +85,7 @@ tempi_result allocStaging(Staging &s, size_t bytes, Method &m) {
 
 /// Common setup: plan, size, mirror or packed, staging.
 tempi_result setUp(void *buf, MPI_Count count, MPI_Datatype type, const tempi_static_plan *sp,
-                   Direction dir, bool largeCount, Wire &w) {
+                   Direction dir, bool largeCount, MPI_Comm comm, int dest, Wire &w) {
   w.ptr = buf;
   w.count = count;
   w.type = type;
@@ -113,6 +115,19 @@ tempi_result setUp(void *buf, MPI_Count count, MPI_Datatype type, const tempi_st
     w.ptr = addressAt(s.host, -w.spanLo);
     return TEMPI_SUCCESS;
   }
+  if (dir == Direction::Send && settings().method == Method::Ipc && ipc::active() &&
+      ipc::largeEnough(w.packedBytes) && ipc::peerFor(comm, dest) >= 0) {
+    // The MPI carries a notice; each pack takes a part of a slab (ipc::takeRegion).
+    w.method = Method::Ipc;
+    w.staging.bytes = ipc::kNoticeBytes;
+    w.staging.host = malloc(ipc::kNoticeBytes);
+    if (!w.staging.host) return TEMPI_ERR_NO_MEMORY;
+    methodstats::note(w.method, w.packedBytes);
+    w.ptr = w.staging.host;
+    w.count = MPI_Count(ipc::kNoticeBytes);
+    w.type = MPI_BYTE;
+    return TEMPI_SUCCESS;
+  }
   w.method = chooseMethod(dir, w.packedBytes, runtime::params(), runtime::mpiCudaAware(),
                           settings().method);
   // In a burst the staged method's copies merge into one per direction (BurstArena.h), which
@@ -137,8 +152,11 @@ tempi_result setUp(void *buf, MPI_Count count, MPI_Datatype type, const tempi_st
 /// Where the kernel writes (send) or reads (receive) the packed bytes.
 void *kernelSide(const Wire &w) {
   if (w.method == Method::OneShot) return device::mappedDevicePointer(w.staging.host);
+  if (w.method == Method::Ipc) return w.ipcRegion;
   return w.staging.device;
 }
+
+} // namespace
 
 /// Of `rest` bytes after `before` complete elements of `type`, how many the MPI stores: up to the
 /// end of the last complete basic element. That end is the largest b <= rest where
@@ -161,8 +179,6 @@ int64_t completeBasicBytes(MPI_Datatype type, int64_t before, int64_t rest, bool
   }
   return 0;
 }
-
-} // namespace
 
 bool deviceData(const void *buf, MPI_Count count, MPI_Datatype type) {
   // The MPI reports a null datatype through the caller's error handler: never ask it ourselves.
@@ -255,10 +271,15 @@ void clearStaticPlans() {
 }
 
 tempi_result wireForSend(const void *buf, MPI_Count count, MPI_Datatype type,
-                         const tempi_static_plan *sp, bool packNow, Wire &w, bool largeCount) {
-  tempi_result r = setUp(const_cast<void *>(buf), count, type, sp, Direction::Send, largeCount, w);
+                         const tempi_static_plan *sp, bool packNow, Wire &w, bool largeCount,
+                         MPI_Comm comm, int dest) {
+  tempi_result r =
+      setUp(const_cast<void *>(buf), count, type, sp, Direction::Send, largeCount, comm, dest, w);
   if (r == TEMPI_SUCCESS && packNow) r = packWire(w);
-  if (r != TEMPI_SUCCESS) releaseWire(w);
+  if (r != TEMPI_SUCCESS) {
+    ipc::dropRegion(w);
+    releaseWire(w);
+  }
   return r;
 }
 
@@ -270,10 +291,16 @@ tempi_result enqueuePack(Wire &w, Batch &b) {
     return TEMPI_SUCCESS;
   }
   if (w.packedBytes == 0) return TEMPI_SUCCESS;
+  // Each pack of an IPC wire (a persistent send's too) takes a fresh part of a slab: the part of
+  // the previous one is the receiver's to read until it acknowledges.
+  if (w.method == Method::Ipc) TEMPI_TRY(ipc::takeRegion(w));
   const TypePlan &p = *w.plan;
   if (p.contiguous) {
-    // One copy straight to where the MPI reads (host staging, or device staging for `device`).
-    void *dst = w.method == Method::Device ? w.staging.device : w.staging.host;
+    // One copy straight to where the MPI reads (host staging, or device staging for `device`),
+    // or, for ipc, where the receiver reads.
+    void *dst = w.method == Method::Device ? w.staging.device
+                : w.method == Method::Ipc  ? w.ipcRegion
+                                           : w.staging.host;
     b.copyAfter(dst, user + p.kernel.shape.start, size_t(w.packedBytes));
     return TEMPI_SUCCESS;
   }
@@ -304,7 +331,8 @@ tempi_result packWire(Wire &w) {
 
 tempi_result wireForRecv(void *buf, MPI_Count count, MPI_Datatype type, const tempi_static_plan *sp,
                          bool prepareNow, Wire &w, bool largeCount) {
-  tempi_result r = setUp(buf, count, type, sp, Direction::Recv, largeCount, w);
+  tempi_result r = setUp(buf, count, type, sp, Direction::Recv, largeCount, MPI_COMM_NULL,
+                         MPI_PROC_NULL, w);
   if (r == TEMPI_SUCCESS && prepareNow) r = prepareRecv(w);
   if (r != TEMPI_SUCCESS) releaseWire(w);
   return r;
@@ -316,10 +344,20 @@ tempi_result prepareRecv(Wire &w) {
 }
 
 tempi_result enqueueFinishRecv(Wire &w, MPI_Status &status, Batch &b) {
-  if (!w.staged) return TEMPI_SUCCESS;
+  if (!w.staged && !ipc::active()) return TEMPI_SUCCESS;
   int cancelled = 0;
   PMPI_Test_cancelled(&status, &cancelled);
   if (cancelled) return TEMPI_SUCCESS;
+  if (ipc::active()) {
+    bool handled = false;
+    tempi_result r = ipc::finishIfNotice(w, status, b, &handled);
+    if (handled) return r;
+  }
+  if (!w.staged) return TEMPI_SUCCESS;
+  return unpackArrived(w, status, b);
+}
+
+tempi_result unpackArrived(Wire &w, MPI_Status &status, Batch &b) {
   char *user = static_cast<char *>(w.userBuf);
   if (w.mirror) {
     b.copyAfter(addressAt(w.userBuf, w.spanLo), w.staging.host, w.staging.bytes);

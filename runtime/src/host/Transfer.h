@@ -52,6 +52,10 @@ struct Wire {
   int64_t spanLo = 0, spanHi = 0;
   int64_t packedBytes = 0;
   Staging staging;
+  /// Method::Ipc (Ipc.h): the part of a slab the message is packed into, at each pack; the MPI
+  /// sees the notice in staging.host. The part is the IPC module's until acknowledged.
+  void *ipcRegion = nullptr;
+  int64_t ipcSlab = -1, ipcOffset = 0;
 };
 
 /// True when (buf, count, type) is device memory TEMPI must move: the buffer pointer or, when the
@@ -75,9 +79,11 @@ void clearStaticPlans(); ///< at MPI_Finalize
 /// persistent send packs at each MPI_Start instead).
 /// largeCount: the caller makes the MPI call in its _c form, so the packed wire may hold more than
 /// INT_MAX bytes (without it, such a message takes the mirror path with the caller's type).
+/// comm/dest: where the message goes, for the IPC method (TEMPI_METHOD=ipc, Ipc.h).
 tempi_result wireForSend(const void *buf, MPI_Count count, MPI_Datatype type,
                          const tempi_static_plan *sp, bool packNow, Wire &w,
-                         bool largeCount = false);
+                         bool largeCount = false, MPI_Comm comm = MPI_COMM_NULL,
+                         int dest = MPI_PROC_NULL);
 tempi_result packWire(Wire &w);
 class Batch;
 /// packWire's work added to a batch (Batch.h) instead of run and synchronized at once.
@@ -88,6 +94,9 @@ tempi_result wireForRecv(void *buf, MPI_Count count, MPI_Datatype type, const te
                          bool prepareNow, Wire &w, bool largeCount = false);
 tempi_result prepareRecv(Wire &w);
 /// Moves what arrived (per `status`) into the caller's buffer; a cancelled receive moves nothing.
+/// With the IPC method on, any wire (a host one too) may have received a notice instead of the
+/// bytes: they are then read from the sender's memory, the status says the message's size, and a
+/// message longer than the buffer is TEMPI_ERR_TRUNCATE with nothing written.
 /// For a message that ends inside an element on an MPI that counts typed receives only up to the
 /// last complete basic element, the status's count is set to that, as the typed receive's would be.
 tempi_result finishRecv(Wire &w, MPI_Status &status);

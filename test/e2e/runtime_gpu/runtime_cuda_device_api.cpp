@@ -43,4 +43,6 @@ int fake_device_is_device(const void *p) {
 long fake_device_runtime_outstanding(void) { return 0; }
 long fake_device_kernel_launches(void) { return -1; }
 long fake_device_copies(void) { return -1; }
+long fake_device_ipc_slabs(void) { return -1; }
+long fake_device_ipc_mapped(void) { return -1; }
 }

@@ -61,6 +61,11 @@ TEST(Env, ByteSuffixes) {
   EXPECT_EQ(parse({{"TEMPI_POOL_BYTES", "2k"}}).poolBytes, 2048u);
   EXPECT_EQ(parse({{"TEMPI_POOL_BYTES", "3GiB"}}).poolBytes, uint64_t(3) << 30);
   EXPECT_EQ(parse({{"TEMPI_POOL_BYTES", "1MB"}}).poolBytes, uint64_t(1) << 20);
+  EXPECT_EQ(parse({{"TEMPI_IPC_MIN_BYTES", "4K"}}).ipcMinBytes, 4096u);
+  std::vector<std::string> w;
+  EXPECT_EQ(parse({{"TEMPI_IPC_MIN_BYTES", "lots"}}, &w).ipcMinBytes, 65536u);
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_NE(w[0].find("TEMPI_IPC_MIN_BYTES=lots"), std::string::npos) << w[0];
 }
 
 TEST(Env, BadValuesWarnAndKeepDefaults) {
@@ -103,6 +108,7 @@ TEST(Env, TableIsWellFormed) {
   EXPECT_EQ(fromDefaults.method, unset.method);
   EXPECT_EQ(fromDefaults.log, unset.log);
   EXPECT_EQ(fromDefaults.poolBytes, unset.poolBytes);
+  EXPECT_EQ(fromDefaults.ipcMinBytes, unset.ipcMinBytes);
   EXPECT_EQ(fromDefaults.cacheDir, unset.cacheDir);
   EXPECT_EQ(fromDefaults.noTypeCache, unset.noTypeCache);
 }

@@ -27,11 +27,14 @@ TEST(MethodStats, BucketsArePowersOfTwoInIncreasingSize) {
   EXPECT_EQ(methodstats::summary(), "2^0 device=1, 2^3 oneshot=2, 2^4 oneshot=1, 2^22 staged=2 oneshot=1");
 }
 
-TEST(MethodStats, AutoAndIpcAreNotCounted) {
+// Auto is never a wire's method; ipc is (TEMPI_METHOD=ipc) and is reported as such.
+TEST(MethodStats, AutoIsNotCountedIpcIs) {
   methodstats::reset();
   methodstats::note(Method::Auto, 64);
-  methodstats::note(Method::Ipc, 64);
   EXPECT_EQ(methodstats::summary(), "");
+  methodstats::note(Method::Ipc, 64);
+  methodstats::note(Method::Staged, 64);
+  EXPECT_EQ(methodstats::summary(), "2^6 staged=1 ipc=1");
 }
 
 TEST(MethodStats, CountsFromManyThreadsAddUp) {

@@ -1,0 +1,310 @@
+/// \file
+/// The IPC method's bookkeeping (Ipc.h): agreement at MPI_Init, which ranks a notice may go to,
+/// the slabs a sender packs into (first-fit parts, given back on acknowledgement), notices, and
+/// the acknowledgements on TEMPI's own duplicate of MPI_COMM_WORLD.
+#include "Ipc.h"
+
+#include "Runtime.h"
+#include "Transfer.h"
+#include "runtime/src/device/Device.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <vector>
+
+namespace tempi::ipc {
+
+namespace {
+
+constexpr uint64_t kMagic = 0x435049494d504554ull; // "TEMPIIPC" in little-endian bytes
+constexpr int kAckTag = 7;
+constexpr size_t kSlabBytes = size_t(64) << 20;
+constexpr int64_t kAlign = 256;
+
+/// Device memory the peers map. `free` and `used` map offsets to lengths.
+struct Slab {
+  char *base = nullptr;
+  int64_t bytes = 0;
+  int64_t handleOffset = 0; ///< of base in the allocation the handle names
+  unsigned char handle[device::kIpcHandleBytes] = {};
+  std::map<int64_t, int64_t> free, used;
+};
+
+/// One acknowledgement: the slab and the offset (in the handle's allocation) read.
+struct Ack {
+  int64_t slab, offset;
+};
+struct AckSend {
+  MPI_Request request = MPI_REQUEST_NULL;
+  std::unique_ptr<Ack> body;
+};
+
+std::mutex mutex;
+bool on = false;
+uint64_t job = 0;
+int worldRank = -1, worldSize = 0;
+MPI_Comm ackComm = MPI_COMM_NULL;
+std::vector<char> reachable; ///< by world rank: that rank maps this rank's slabs
+std::vector<Slab> slabs;
+std::vector<AckSend> ackSends;
+
+uint64_t hashOf(const Notice &n) {
+  uint64_t h = 1469598103934665603ull; // FNV-1a
+  const auto *p = reinterpret_cast<const unsigned char *>(&n);
+  for (size_t i = 0; i < offsetof(Notice, check); ++i) h = (h ^ p[i]) * 1099511628211ull;
+  return h;
+}
+
+bool addSlab(int64_t bytes) {
+  Slab s;
+  s.base = static_cast<char *>(device::ipcAllocSlab(size_t(bytes)));
+  if (!s.base) return false;
+  if (device::ipcGetHandle(s.base, s.handle, &s.handleOffset) != TEMPI_SUCCESS) {
+    // Kept (never freed before finalize: a half-made slab is harmless), never used.
+    TEMPI_LOG(Warn, "ipc: no handle for a %lld-byte slab", (long long)bytes);
+    return false;
+  }
+  s.bytes = bytes;
+  s.free[0] = bytes;
+  slabs.push_back(std::move(s));
+  return true;
+}
+
+/// First fit: the offset of `bytes` taken from s, or -1.
+int64_t takeFrom(Slab &s, int64_t bytes) {
+  for (auto it = s.free.begin(); it != s.free.end(); ++it) {
+    if (it->second < bytes) continue;
+    const int64_t off = it->first, len = it->second;
+    s.free.erase(it);
+    if (len > bytes) s.free[off + bytes] = len - bytes;
+    s.used[off] = bytes;
+    return off;
+  }
+  return -1;
+}
+
+/// Gives a used part back, merged with its free neighbours.
+void giveBack(int64_t slab, int64_t off) {
+  if (slab < 0 || size_t(slab) >= slabs.size()) return;
+  Slab &s = slabs[size_t(slab)];
+  auto u = s.used.find(off);
+  if (u == s.used.end()) return; // not ours (a stale or forged acknowledgement): ignored
+  int64_t len = u->second;
+  s.used.erase(u);
+  auto next = s.free.find(off + len);
+  if (next != s.free.end()) {
+    len += next->second;
+    s.free.erase(next);
+  }
+  auto prev = s.free.lower_bound(off);
+  if (prev != s.free.begin() && (--prev)->first + prev->second == off) {
+    prev->second += len;
+    return;
+  }
+  s.free[off] = len;
+}
+
+/// Receives every acknowledgement that has arrived (matched probes: safe with several threads).
+void collectAcks() {
+  for (;;) {
+    int flag = 0;
+    MPI_Message msg;
+    MPI_Status st;
+    if (PMPI_Improbe(MPI_ANY_SOURCE, kAckTag, ackComm, &flag, &msg, &st) != MPI_SUCCESS || !flag)
+      return;
+    Ack a{-1, 0};
+    if (PMPI_Mrecv(&a, 2, MPI_INT64_T, &msg, MPI_STATUS_IGNORE) != MPI_SUCCESS) return;
+    if (a.slab >= 0 && size_t(a.slab) < slabs.size())
+      giveBack(a.slab, a.offset - slabs[size_t(a.slab)].handleOffset);
+  }
+}
+
+/// Drops the acknowledgement sends that have completed.
+void reapAckSends() {
+  std::vector<AckSend> keep;
+  for (AckSend &a : ackSends) {
+    int done = 0;
+    PMPI_Test(&a.request, &done, MPI_STATUS_IGNORE);
+    if (!done) keep.push_back(std::move(a));
+  }
+  ackSends.swap(keep);
+}
+
+} // namespace
+
+void onInit(bool wanted) {
+  std::lock_guard<std::mutex> lock(mutex);
+  int in[2] = {wanted ? 1 : 0, wanted ? -1 : 0}, out[2] = {0, 0};
+  if (PMPI_Allreduce(in, out, 2, MPI_INT, MPI_MIN, MPI_COMM_WORLD) != MPI_SUCCESS) return;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &worldRank);
+  PMPI_Comm_size(MPI_COMM_WORLD, &worldSize);
+  const bool all = out[0] == 1, some = out[1] == -1;
+  if (!all) {
+    if (some && worldRank == 0)
+      TEMPI_LOG(Warn, "TEMPI_METHOD=ipc is set on some ranks only (or some have no GPU): ipc is "
+                      "off, the model chooses instead");
+    return;
+  }
+  PMPI_Comm_dup(MPI_COMM_WORLD, &ackComm);
+  if (worldRank == 0) job = (uint64_t(std::random_device{}()) << 32) ^ std::random_device{}();
+  PMPI_Bcast(&job, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+
+  // Which ranks share this node, and which of them can map this rank's first slab.
+  MPI_Comm node;
+  PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int n = 0, me = 0;
+  PMPI_Comm_size(node, &n);
+  PMPI_Comm_rank(node, &me);
+  std::vector<int> worlds(size_t(n), -1);
+  PMPI_Allgather(&worldRank, 1, MPI_INT, worlds.data(), 1, MPI_INT, node);
+  const bool haveSlab = addSlab(int64_t(kSlabBytes));
+  struct Offer {
+    unsigned char handle[device::kIpcHandleBytes];
+    int32_t ok;
+  } mine{}, none{};
+  if (haveSlab) {
+    std::memcpy(mine.handle, slabs[0].handle, sizeof mine.handle);
+    mine.ok = 1;
+  }
+  std::vector<Offer> offers(size_t(n), none);
+  PMPI_Allgather(&mine, int(sizeof mine), MPI_BYTE, offers.data(), int(sizeof mine), MPI_BYTE, node);
+  std::vector<char> canMap(size_t(n), 0), matrix(size_t(n) * size_t(n), 0);
+  for (int j = 0; j < n; ++j)
+    canMap[size_t(j)] = j != me && offers[size_t(j)].ok && device::ipcOpen(offers[size_t(j)].handle);
+  PMPI_Allgather(canMap.data(), n, MPI_CHAR, matrix.data(), n, MPI_CHAR, node);
+  PMPI_Comm_free(&node);
+  reachable.assign(size_t(worldSize), 0);
+  int peers = 0;
+  for (int j = 0; j < n; ++j)
+    if (haveSlab && matrix[size_t(j) * size_t(n) + size_t(me)] && worlds[size_t(j)] >= 0 &&
+        worlds[size_t(j)] < worldSize) {
+      reachable[size_t(worlds[size_t(j)])] = 1;
+      ++peers;
+    }
+  TEMPI_LOG(Info, "ipc: on; %d of the %d other ranks on this node map this rank's slabs", peers,
+            n - 1);
+  on = true;
+}
+
+void onFinalize() {
+  std::unique_lock<std::mutex> lock(mutex);
+  if (!on) return;
+  collectAcks();
+  device::ipcCloseAll();
+  // Every rank has read what it was sent and closed its mappings: slabs may go after this.
+  lock.unlock();
+  PMPI_Barrier(ackComm);
+  lock.lock();
+  // Acknowledgements are 16 bytes, sent eagerly; each rank collects until its own are through.
+  for (;;) {
+    collectAcks();
+    reapAckSends();
+    if (ackSends.empty()) break;
+  }
+  lock.unlock();
+  PMPI_Barrier(ackComm);
+  lock.lock();
+  collectAcks();
+  size_t outstanding = 0;
+  for (const Slab &s : slabs) outstanding += s.used.size();
+  if (outstanding)
+    TEMPI_LOG(Info, "ipc: %zu sends never acknowledged (their receives did not complete)",
+              outstanding);
+  PMPI_Comm_free(&ackComm);
+  slabs.clear(); // the device layer frees the allocations at its finalize
+  reachable.clear();
+  on = false;
+}
+
+bool active() { return on; }
+
+bool largeEnough(int64_t packedBytes) {
+  return packedBytes >= int64_t(std::max<uint64_t>(settings().ipcMinBytes, kNoticeBytes));
+}
+
+int peerFor(MPI_Comm comm, int dest) {
+  if (!on || dest < 0) return -1; // MPI_PROC_NULL and invalid ranks
+  int world = dest;
+  if (comm != MPI_COMM_WORLD) {
+    int inter = 0;
+    if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) return -1;
+    MPI_Group g, wg;
+    if (PMPI_Comm_group(comm, &g) != MPI_SUCCESS) return -1;
+    PMPI_Comm_group(MPI_COMM_WORLD, &wg);
+    if (PMPI_Group_translate_ranks(g, 1, &dest, wg, &world) != MPI_SUCCESS) world = -1;
+    PMPI_Group_free(&g);
+    PMPI_Group_free(&wg);
+  }
+  if (world < 0 || world >= worldSize || world == worldRank) return -1;
+  return reachable[size_t(world)] ? world : -1;
+}
+
+tempi_result takeRegion(Wire &w) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!on) return TEMPI_ERR_INTERNAL;
+  collectAcks();
+  const int64_t need = (w.packedBytes + kAlign - 1) / kAlign * kAlign;
+  int64_t slab = -1, off = -1;
+  for (size_t i = 0; i < slabs.size() && off < 0; ++i)
+    if ((off = takeFrom(slabs[i], need)) >= 0) slab = int64_t(i);
+  if (off < 0) {
+    // Parts in use are never refused (like the pools): a new slab, at least the standard size.
+    if (!addSlab(std::max<int64_t>(int64_t(kSlabBytes), need))) return TEMPI_ERR_NO_MEMORY;
+    slab = int64_t(slabs.size()) - 1;
+    off = takeFrom(slabs.back(), need);
+  }
+  Slab &s = slabs[size_t(slab)];
+  w.ipcRegion = s.base + off;
+  w.ipcSlab = slab;
+  w.ipcOffset = off;
+  Notice n{};
+  n.magic = kMagic;
+  n.job = job;
+  n.sender = worldRank;
+  n.slab = slab;
+  n.offset = s.handleOffset + off;
+  n.bytes = w.packedBytes;
+  std::memcpy(n.handle, s.handle, sizeof n.handle);
+  n.check = hashOf(n);
+  std::memcpy(w.staging.host, &n, sizeof n);
+  return TEMPI_SUCCESS;
+}
+
+void dropRegion(Wire &w) {
+  if (!w.ipcRegion) return;
+  std::lock_guard<std::mutex> lock(mutex);
+  giveBack(w.ipcSlab, w.ipcOffset);
+  w.ipcRegion = nullptr;
+}
+
+bool readNotice(const void *bytes, Notice &out) {
+  std::memcpy(&out, bytes, sizeof out);
+  return on && out.magic == kMagic && out.job == job && out.check == hashOf(out) &&
+         out.sender >= 0 && out.sender < worldSize && out.bytes >= 0 && out.offset >= 0;
+}
+
+const void *mapped(const Notice &n) {
+  char *base = static_cast<char *>(device::ipcOpen(n.handle));
+  return base ? base + n.offset : nullptr;
+}
+
+void acknowledge(const Notice &n) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!on) return;
+  AckSend a;
+  a.body = std::make_unique<Ack>(Ack{n.slab, n.offset});
+  if (PMPI_Isend(a.body.get(), 2, MPI_INT64_T, int(n.sender), kAckTag, ackComm, &a.request) !=
+      MPI_SUCCESS) {
+    TEMPI_LOG(Warn, "ipc: acknowledging rank %lld's message failed", (long long)n.sender);
+    return;
+  }
+  ackSends.push_back(std::move(a));
+  reapAckSends();
+}
+
+} // namespace tempi::ipc

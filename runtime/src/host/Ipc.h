@@ -1,0 +1,77 @@
+/// \file
+/// The IPC transfer method (TEMPI_METHOD=ipc, opt-in): a device send to a rank of the same node
+/// packs into device memory the receiver can map (a slab, device::ipcAllocSlab) and sends, in
+/// place of the packed bytes, a Notice that names the slab (its CUDA IPC handle), the offset and
+/// the size. The receiver's TEMPI recognizes the notice in whatever receive matched it, unpacks
+/// straight from the sender's memory, and acknowledges on TEMPI's own communicator; the sender
+/// then reuses that part of the slab. Matching, ordering, tags and statuses stay the MPI's: the
+/// notice travels as the message, with the program's envelope and send mode.
+///
+/// Because the notice replaces the message, every rank must run TEMPI with ipc set. MPI_Init
+/// checks that (one allreduce) and turns ipc off everywhere, with a warning, when some rank does
+/// not set it. It also learns which ranks share this node and which of them can map this rank's
+/// slabs (each opens the others' first slab once): only those are sent notices. What ipc cannot
+/// serve (another node, the rank itself, an intercommunicator, messages under TEMPI_IPC_MIN_BYTES, a
+/// type without a packed plan) goes by the model's method.
+///
+/// Known limit (docs/runtime.md): MPI_Probe and friends report the notice's size for a message
+/// sent by ipc, not the message's. A receive sized from that probe is too small: TEMPI reports
+/// MPI_ERR_TRUNCATE for it (never writing past the buffer).
+#pragma once
+
+#include "tempi/tempi.h"
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace tempi {
+struct Wire;
+}
+
+namespace tempi::ipc {
+
+/// What travels in place of an IPC message's packed bytes. Messages under TEMPI_IPC_MIN_BYTES go
+/// by the model: the notice and acknowledgement would cost more than they save.
+struct Notice {
+  uint64_t magic;
+  uint64_t job;     ///< the job's random number, agreed at MPI_Init
+  int64_t sender;   ///< MPI_COMM_WORLD rank
+  int64_t slab;     ///< the sender's slab number (the acknowledgement names it back)
+  int64_t offset;   ///< of the packed bytes in the slab's allocation
+  int64_t bytes;    ///< packed bytes of the message
+  unsigned char handle[64];
+  uint64_t check;   ///< a hash of every field above
+};
+constexpr size_t kNoticeBytes = sizeof(Notice);
+/// Whether a message of `packedBytes` is large enough for ipc (TEMPI_IPC_MIN_BYTES, and never
+/// smaller than the notice, which the receive buffer must hold).
+bool largeEnough(int64_t packedBytes);
+
+/// Collective over MPI_COMM_WORLD, from every rank's MPI_Init (TEMPI_DISABLE and GPU-less ranks
+/// included: they answer "no"). `wanted`: this rank has TEMPI_METHOD=ipc and a usable device.
+void onInit(bool wanted);
+/// Collective, from MPI_Finalize before the device layer is released: drains acknowledgements,
+/// closes this rank's mappings, waits for every rank to have done so (after which slabs may go).
+void onFinalize();
+bool active();
+
+/// The MPI_COMM_WORLD rank of (comm, dest) when a notice may go there, else -1.
+int peerFor(MPI_Comm comm, int dest);
+
+/// For a send wire set up for ipc (Transfer.cpp): takes a part of a slab for w.packedBytes,
+/// sets w.ipcRegion to it and writes the notice into the wire's host buffer. Collects the
+/// acknowledgements that arrived first. TEMPI_ERR_NO_MEMORY when no slab can be had.
+tempi_result takeRegion(Wire &w);
+/// The MPI refused the notice's send: nobody will acknowledge that part of the slab.
+void dropRegion(Wire &w);
+
+/// Whether the kNoticeBytes at `bytes` are a notice of this job (magic, job, hash).
+bool readNotice(const void *bytes, Notice &out);
+/// The sender's packed bytes, mapped here (nullptr when the mapping fails).
+const void *mapped(const Notice &n);
+/// Tells the sender its bytes were read (after the unpack has finished).
+void acknowledge(const Notice &n);
+
+} // namespace tempi::ipc
