@@ -233,9 +233,9 @@ def halo(raw, out):
              ("baseline", "fused-per-q"): "fused/q", ("baseline", "memcpy3d"): "memcpy3d",
              ("baseline", "ideal"): "ideal", ("baseline", "ideal-per-q"): "ideal/q"}
     print("  (/q: the same baseline with the Isend variant's 208 messages each way, one per face and quantity;")
-    print("   rt/ct, ct/ideal...: the Isend variant; a2aw ...: the Neighbor_alltoallw variant; +2gpu: 2 ranks, one GPU each)")
+    print("   rt/ct, ct/ideal...: the Isend variant; a2aw ...: the Neighbor_alltoallw variant; +2gpu: 2 ranks, one GPU each; +ipc: TEMPI_METHOD=ipc)")
     ratios = ["rt/ct", "ct/ideal", "ct/ideal/q", "ct/fused/q", "a2aw/fused", "a2aw rt/ct", "a2aw ct/id"]
-    print(f"  {'mpi':11s} {'grid':12s} " + " ".join(f"{short[n]:>9s}" for n in names) + " " +
+    print(f"  {'mpi':16s} {'grid':12s} " + " ".join(f"{short[n]:>9s}" for n in names) + " " +
           " ".join(f"{r:>10s}" for r in ratios))
     for k in sorted({(r["mpi"], r["grid"]) for r in rows}, key=lambda k: (k[0], int(k[1].split("x")[0]))):
         t = {}
@@ -252,7 +252,7 @@ def halo(raw, out):
                  (cta, g("baseline", "fused")), (g("runtime", "alltoallw"), cta),
                  (cta, g("baseline", "ideal"))]
         cells = [f"{a / b:10.2f}" if a and b else f"{'-':>10s}" for a, b in pairs]
-        print(f"  {k[0]:11s} {k[1]:12s} " + " ".join(f(n) for n in names) + " " + " ".join(cells))
+        print(f"  {k[0]:16s} {k[1]:12s} " + " ".join(f(n) for n in names) + " " + " ".join(cells))
     wrong = [r for r in rows if r.get("wrong") != "0"]
     if wrong:
         print(f"  WRONG CELLS in {len(wrong)} halo rows")

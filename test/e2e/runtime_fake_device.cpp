@@ -286,6 +286,8 @@ void *ipcOpen(const unsigned char handle[kIpcHandleBytes]) {
   openedSlabs[name] = {name, p, mapped};
   return p;
 }
+int currentDevice() { return 0; }
+bool ipcPeersAccessible() { return true; }
 void ipcCloseAll() {
   for (auto &[name, s] : openedSlabs) {
     regions.erase(s.base);
@@ -296,6 +298,7 @@ void ipcCloseAll() {
 void registerKernels(uint64_t, tempi_pack_fn, tempi_unpack_fn) {}
 extern "C" long fake_device_ipc_slabs(void) { return long(ownSlabs.size()); }
 extern "C" long fake_device_ipc_mapped(void) { return long(openedSlabs.size()); }
+extern "C" void fake_device_select(int) {}
 void finalize() {
   ipcCloseAll();
   for (const SharedSlab &s : ownSlabs) {

@@ -25,6 +25,8 @@ long fake_device_copies(void);
 /* IPC: slabs this process made, and peer slabs it has mapped now. */
 long fake_device_ipc_slabs(void);
 long fake_device_ipc_mapped(void);
+/* Picks the GPU as programs do after MPI_Init (rank % GPUs); nothing on the fake device. */
+void fake_device_select(int rank);
 #ifdef __cplusplus
 }
 #endif

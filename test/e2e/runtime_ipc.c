@@ -12,6 +12,7 @@
  *       reports the notice's 120 bytes, a receive of that size is truncated, nothing overrun.
  *   runtime_ipc agree     (TEMPI_METHOD=ipc on rank 0 only: ipc is off everywhere, no slab is
  *                          made, the message still arrives)
+ * Each rank picks its GPU after MPI_Init (rank % GPUs, real CUDA only), as programs do.
  */
 #include "runtime_fake_device.h"
 
@@ -237,6 +238,9 @@ int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
+  /* After MPI_Init, as programs do: on a machine with several GPUs the ranks' slabs and buffers
+   * are on different GPUs (a bug until this test: slabs were made at MPI_Init, on GPU 0). */
+  fake_device_select(rank);
   MPI_Type_vector(1024, 4, 8, MPI_INT, &vec);
   MPI_Type_commit(&vec);
   MPI_Aint lb, extent;

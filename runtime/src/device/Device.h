@@ -127,6 +127,11 @@ void *ipcOpen(const unsigned char handle[kIpcHandleBytes]); ///< cached per hand
 /// pooled and never freed before finalize(), because freeing memory a peer still has mapped is
 /// undefined in CUDA. nullptr when it cannot be had.
 void *ipcAllocSlab(size_t bytes);
+/// The calling thread's current CUDA device (IPC slabs are per device); 0 without a GPU.
+int currentDevice();
+/// Whether every pair of GPUs this process sees can access each other's memory (peer access:
+/// what a mapping of another GPU's IPC memory needs). True with one GPU.
+bool ipcPeersAccessible();
 /// Closes every peer mapping ipcOpen made. The host side calls it at MPI_Finalize before the
 /// job-wide barrier after which the peers free their slabs.
 void ipcCloseAll();

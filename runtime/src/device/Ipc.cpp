@@ -76,6 +76,24 @@ void *ipcAllocSlab(size_t bytes) {
   return p;
 }
 
+int currentDevice() {
+  int d = 0;
+  if (!available() || !TEMPI_CUDA_LOG_ONLY(cudaGetDevice(&d))) return 0;
+  return d;
+}
+
+bool ipcPeersAccessible() {
+  if (!available()) return false;
+  int n = 0;
+  if (!TEMPI_CUDA_LOG_ONLY(cudaGetDeviceCount(&n))) return false;
+  for (int a = 0; a < n; ++a)
+    for (int b = 0; b < n; ++b) {
+      int ok = 0;
+      if (a != b && (!TEMPI_CUDA_LOG_ONLY(cudaDeviceCanAccessPeer(&ok, a, b)) || !ok)) return false;
+    }
+  return true;
+}
+
 void ipcCloseAll() {
   if (!available()) return;
   std::lock_guard<std::mutex> lock(ipcMutex);

@@ -49,6 +49,8 @@ tempi_result ipcGetHandle(const void *, unsigned char[kIpcHandleBytes], int64_t 
 }
 void *ipcOpen(const unsigned char[kIpcHandleBytes]) { return nullptr; }
 void *ipcAllocSlab(size_t) { return nullptr; }
+int currentDevice() { return 0; }
+bool ipcPeersAccessible() { return false; }
 void ipcCloseAll() {}
 
 void registerKernels(uint64_t, tempi_pack_fn, tempi_unpack_fn) {}

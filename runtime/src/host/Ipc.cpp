@@ -26,8 +26,11 @@ constexpr int kAckTag = 7;
 constexpr size_t kSlabBytes = size_t(64) << 20;
 constexpr int64_t kAlign = 256;
 
-/// Device memory the peers map. `free` and `used` map offsets to lengths.
+/// Device memory the peers map, on one device (the current one when it was made: programs pick
+/// their GPU after MPI_Init, so slabs are made at the first send that needs one). `free` and
+/// `used` map offsets to lengths.
 struct Slab {
+  int device = 0;
   char *base = nullptr;
   int64_t bytes = 0;
   int64_t handleOffset = 0; ///< of base in the allocation the handle names
@@ -49,7 +52,7 @@ bool on = false;
 uint64_t job = 0;
 int worldRank = -1, worldSize = 0;
 MPI_Comm ackComm = MPI_COMM_NULL;
-std::vector<char> reachable; ///< by world rank: that rank maps this rank's slabs
+std::vector<char> reachable; ///< by world rank: another rank of this node
 std::vector<Slab> slabs;
 std::vector<AckSend> ackSends;
 
@@ -60,8 +63,9 @@ uint64_t hashOf(const Notice &n) {
   return h;
 }
 
-bool addSlab(int64_t bytes) {
+bool addSlab(int64_t bytes, int device) {
   Slab s;
+  s.device = device;
   s.base = static_cast<char *>(device::ipcAllocSlab(size_t(bytes)));
   if (!s.base) return false;
   if (device::ipcGetHandle(s.base, s.handle, &s.handleOffset) != TEMPI_SUCCESS) {
@@ -154,40 +158,19 @@ void onInit(bool wanted) {
   if (worldRank == 0) job = (uint64_t(std::random_device{}()) << 32) ^ std::random_device{}();
   PMPI_Bcast(&job, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
 
-  // Which ranks share this node, and which of them can map this rank's first slab.
+  // Which ranks share this node. Slabs come later, on the device the program will have chosen;
+  // MPI_Init made sure (wanted) that every rank's GPUs can all map each other's memory.
   MPI_Comm node;
   PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  int n = 0, me = 0;
+  int n = 0;
   PMPI_Comm_size(node, &n);
-  PMPI_Comm_rank(node, &me);
   std::vector<int> worlds(size_t(n), -1);
   PMPI_Allgather(&worldRank, 1, MPI_INT, worlds.data(), 1, MPI_INT, node);
-  const bool haveSlab = addSlab(int64_t(kSlabBytes));
-  struct Offer {
-    unsigned char handle[device::kIpcHandleBytes];
-    int32_t ok;
-  } mine{}, none{};
-  if (haveSlab) {
-    std::memcpy(mine.handle, slabs[0].handle, sizeof mine.handle);
-    mine.ok = 1;
-  }
-  std::vector<Offer> offers(size_t(n), none);
-  PMPI_Allgather(&mine, int(sizeof mine), MPI_BYTE, offers.data(), int(sizeof mine), MPI_BYTE, node);
-  std::vector<char> canMap(size_t(n), 0), matrix(size_t(n) * size_t(n), 0);
-  for (int j = 0; j < n; ++j)
-    canMap[size_t(j)] = j != me && offers[size_t(j)].ok && device::ipcOpen(offers[size_t(j)].handle);
-  PMPI_Allgather(canMap.data(), n, MPI_CHAR, matrix.data(), n, MPI_CHAR, node);
   PMPI_Comm_free(&node);
   reachable.assign(size_t(worldSize), 0);
-  int peers = 0;
-  for (int j = 0; j < n; ++j)
-    if (haveSlab && matrix[size_t(j) * size_t(n) + size_t(me)] && worlds[size_t(j)] >= 0 &&
-        worlds[size_t(j)] < worldSize) {
-      reachable[size_t(worlds[size_t(j)])] = 1;
-      ++peers;
-    }
-  TEMPI_LOG(Info, "ipc: on; %d of the %d other ranks on this node map this rank's slabs", peers,
-            n - 1);
+  for (int w : worlds)
+    if (w >= 0 && w < worldSize && w != worldRank) reachable[size_t(w)] = 1;
+  TEMPI_LOG(Info, "ipc: on; %d other ranks on this node", n - 1);
   on = true;
 }
 
@@ -249,12 +232,14 @@ tempi_result takeRegion(Wire &w) {
   if (!on) return TEMPI_ERR_INTERNAL;
   collectAcks();
   const int64_t need = (w.packedBytes + kAlign - 1) / kAlign * kAlign;
+  const int device = device::currentDevice(); // the pack kernel runs there
   int64_t slab = -1, off = -1;
   for (size_t i = 0; i < slabs.size() && off < 0; ++i)
-    if ((off = takeFrom(slabs[i], need)) >= 0) slab = int64_t(i);
+    if (slabs[i].device == device && (off = takeFrom(slabs[i], need)) >= 0) slab = int64_t(i);
   if (off < 0) {
     // Parts in use are never refused (like the pools): a new slab, at least the standard size.
-    if (!addSlab(std::max<int64_t>(int64_t(kSlabBytes), need))) return TEMPI_ERR_NO_MEMORY;
+    if (!addSlab(std::max<int64_t>(int64_t(kSlabBytes), need), device))
+      return TEMPI_ERR_NO_MEMORY;
     slab = int64_t(slabs.size()) - 1;
     off = takeFrom(slabs.back(), need);
   }

@@ -9,10 +9,12 @@
 ///
 /// Because the notice replaces the message, every rank must run TEMPI with ipc set. MPI_Init
 /// checks that (one allreduce) and turns ipc off everywhere, with a warning, when some rank does
-/// not set it. It also learns which ranks share this node and which of them can map this rank's
-/// slabs (each opens the others' first slab once): only those are sent notices. What ipc cannot
-/// serve (another node, the rank itself, an intercommunicator, messages under TEMPI_IPC_MIN_BYTES, a
-/// type without a packed plan) goes by the model's method.
+/// not set it or sees GPUs that cannot map each other's memory. It also learns which ranks share
+/// this node: only those are sent notices. Slabs are made at the first send that needs one, on
+/// the device current then (programs choose their GPU after MPI_Init), and a receiver maps a slab
+/// the first time a notice names it. What ipc cannot serve (another node, the rank itself, an
+/// intercommunicator, messages under TEMPI_IPC_MIN_BYTES, a type without a packed plan) goes by
+/// the model's method.
 ///
 /// Known limit (docs/runtime.md): MPI_Probe and friends report the notice's size for a message
 /// sent by ipc, not the message's. A receive sized from that probe is too small: TEMPI reports

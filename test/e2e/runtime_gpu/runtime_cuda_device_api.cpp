@@ -44,5 +44,10 @@ long fake_device_runtime_outstanding(void) { return 0; }
 long fake_device_kernel_launches(void) { return -1; }
 long fake_device_copies(void) { return -1; }
 long fake_device_ipc_slabs(void) { return -1; }
+void fake_device_select(int rank) {
+  int n = 0;
+  check(cudaGetDeviceCount(&n), "cudaGetDeviceCount");
+  check(cudaSetDevice(rank % n), "cudaSetDevice");
+}
 long fake_device_ipc_mapped(void) { return -1; }
 }
