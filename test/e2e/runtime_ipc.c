@@ -6,10 +6,11 @@
  *     - 300 messages of 256 KiB in flight before any is received (the slabs grow past the first
  *       64 MiB one), received in reverse order;
  *     - a persistent send started 5 times before the receiver receives;
- *     - receives into host memory (Irecv, Sendrecv_replace, Imrecv) and Mprobe/Mrecv on device;
+ *     - receives into host memory (Irecv, Sendrecv_replace, Imrecv, Isendrecv(_replace)) and on
+ *       device (Mprobe/Mrecv, Isendrecv);
  *     - a communicator whose ranks are reversed, received with MPI_ANY_SOURCE/MPI_ANY_TAG;
  *     - truncation: nothing written, MPI_ERR_TRUNCATE; and the documented limit: MPI_Probe
- *       reports the notice's 120 bytes, a receive of that size is truncated, nothing overrun.
+ *       reports the notice's 128 bytes, a receive of that size is truncated, nothing overrun.
  *   runtime_ipc agree     (TEMPI_METHOD=ipc on rank 0 only: ipc is off everywhere, no slab is
  *                          made, the message still arrives)
  * Each rank picks its GPU after MPI_Init (rank % GPUs, real CUDA only), as programs do.
@@ -88,6 +89,11 @@ static void checkCount(MPI_Status *st, int want, const char *what) {
 }
 
 enum { INFLIGHT = 300 };
+#if MPI_VERSION >= 4
+enum { HOST_CASES = 7 }; /* Irecv, Sendrecv_replace, Mrecv, Imrecv, Isendrecv x2, Isendrecv_replace */
+#else
+enum { HOST_CASES = 4 };
+#endif
 
 static void inflightAndPersistent(void *dev) {
   if (rank == 0) {
@@ -132,13 +138,16 @@ static void inflightAndPersistent(void *dev) {
 static void hostAndMatchedReceives(void *dev) {
   unsigned char *host = malloc(bufBytes);
   if (rank == 0) {
-    for (int tag = 2000; tag < 2004; ++tag) {
+    for (int tag = 2000; tag < 2000 + HOST_CASES; ++tag) {
       fillDevice(dev, tag);
-      if (tag == 2001) { /* the peer's Sendrecv_replace sends host bytes back */
+      if (tag == 2001 || tag >= 2004) { /* the peer's (I)Sendrecv(_replace) sends bytes back */
         unsigned char *back = malloc(bufBytes);
-        pattern(back, bufBytes, 7);
-        MPI_Sendrecv(dev, COUNT, vec, 1, tag, back, COUNT, vec, 1, tag, MPI_COMM_WORLD,
-                     MPI_STATUS_IGNORE);
+        if (tag == 2001)
+          MPI_Sendrecv(dev, COUNT, vec, 1, tag, back, COUNT, vec, 1, tag, MPI_COMM_WORLD,
+                       MPI_STATUS_IGNORE);
+        else /* the peer's MPI_Isendrecv sends bytes (see there) */
+          MPI_Sendrecv(dev, COUNT, vec, 1, tag, back, COUNT * 16384, MPI_BYTE, 1, tag,
+                       MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         free(back);
       } else {
         MPI_Send(dev, COUNT, vec, 1, tag, MPI_COMM_WORLD);
@@ -169,6 +178,40 @@ static void hostAndMatchedReceives(void *dev) {
     MPI_Wait(&r, &st);
     checkBytes(host, 2003, "host Imrecv");
     checkCount(&st, COUNT, "host Imrecv");
+#if MPI_VERSION >= 4
+    /* Bytes both ways: MPICH 4.0's MPI_Isendrecv frees the derived types it is given. */
+    const int packed = COUNT * 16384;
+    unsigned char *out = malloc(bufBytes), *want = malloc((size_t)packed);
+    pattern(out, bufBytes, 7);
+    for (int tag = 2004; tag <= 2006; ++tag) {
+      int pos = 0;
+      unsigned char *src = malloc(bufBytes);
+      pattern(src, bufBytes, tag);
+      PMPI_Pack(src, COUNT, vec, want, packed, &pos, MPI_COMM_WORLD);
+      free(src);
+      unsigned char *got = host;
+      memset(host, 0xEE, bufBytes);
+      if (tag == 2004) {
+        MPI_Isendrecv(out, packed, MPI_BYTE, 0, tag, host, packed, MPI_BYTE, 0, tag,
+                      MPI_COMM_WORLD, &r);
+      } else if (tag == 2005) {
+        MPI_Isendrecv(out, packed, MPI_BYTE, 0, tag, dev, packed, MPI_BYTE, 0, tag, MPI_COMM_WORLD,
+                      &r);
+      } else {
+        MPI_Isendrecv_replace(host, packed, MPI_BYTE, 0, tag, 0, tag, MPI_COMM_WORLD, &r);
+      }
+      MPI_Wait(&r, &st);
+      if (tag == 2005) fake_device_memcpy(host, dev, (size_t)packed);
+      int n = -1;
+      MPI_Get_count(&st, MPI_BYTE, &n);
+      CHECK(!memcmp(got, want, (size_t)packed) && n == packed,
+            "Isendrecv%s (tag %d, %s buffer): bytes %s, count %d of %d", tag == 2006 ? "_replace" : "",
+            tag, tag == 2005 ? "device" : "host", memcmp(got, want, (size_t)packed) ? "differ" : "equal",
+            n, packed);
+    }
+    free(out);
+    free(want);
+#endif
   }
   free(host);
 }
@@ -218,7 +261,7 @@ static void truncation(void *dev) {
     int n = -1;
     MPI_Probe(0, 4001, comm, &st);
     MPI_Get_count(&st, MPI_BYTE, &n);
-    CHECK(n == 120, "probe of an ipc message: %d bytes, expected the notice's 120", n);
+    CHECK(n == 128, "probe of an ipc message: %d bytes, expected the notice's 128", n);
     unsigned char *small = malloc((size_t)n + 64);
     memset(small, 0xAB, (size_t)n + 64);
     rc = MPI_Recv(small, n, MPI_BYTE, 0, 4001, comm, MPI_STATUS_IGNORE);

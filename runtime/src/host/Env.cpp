@@ -38,7 +38,7 @@ const std::vector<EnvVar> &allEnvVars() {
        "Cap of each staging pool (device, pinned host); a message larger than the cap is "
        "served by a one-off allocation released when the message completes."},
       {"TEMPI_IPC_MIN_BYTES", "65536", "bytes (suffix K, M, G allowed)",
-       "With TEMPI_METHOD=ipc: smaller messages go by the model's method (at least 120, the "
+       "With TEMPI_METHOD=ipc: smaller messages go by the model's method (at least 128, the "
        "size of the notice that replaces an IPC message)."},
       {"TEMPI_CACHE_DIR", "", "directory",
        "Where model.txt (tempi-measure's parameters) is read and written; empty means "

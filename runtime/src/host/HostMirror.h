@@ -17,6 +17,7 @@
 /// MPI then works on host memory. Correct for every datatype and MPI_Op, never fast.
 #pragma once
 
+#include "Ipc.h"
 #include "Requests.h"
 #include "Runtime.h"
 #include "Transfer.h"
@@ -91,23 +92,46 @@ private:
 /// the copies handed to the request table, which copies the output back when the request
 /// completes and releases them. Without device arguments: the call with the caller's pointers
 /// (mpiBuf returns them), nothing else. A failed copy is raised on `comm`; nothing is started.
+///
+/// p2pRecv: the receive argument (its index in m, count and type), for a nonblocking call that
+/// receives a point-to-point message (MPI_Isendrecv): with the IPC method on, that message may be
+/// a notice (Ipc.h), so the request is registered, host buffers too, and its completion looks for
+/// the notice where the MPI received (mpiBuf) and serves it.
+struct P2PRecv {
+  int arg;
+  MPI_Count count;
+  MPI_Datatype type;
+};
 template <typename Blocking, typename Nonblocking>
 int mirroredCall(MPI_Comm comm, HostMirror &m, MPI_Request *request, Blocking &&blocking,
-                 Nonblocking &&nonblocking) {
-  if (!m.anyDevice()) return request ? nonblocking(request) : blocking();
-  if (tempi_result r = m.copyIn(); r != TEMPI_SUCCESS)
-    return runtime::raise(comm, r, "copying device buffers to the host");
-  if (!request) {
-    int rc = blocking();
-    if (rc != MPI_SUCCESS) return rc;
-    if (tempi_result r = m.copyOut(); r != TEMPI_SUCCESS)
-      return runtime::raise(comm, r, "copying a result back to the device");
-    return rc;
+                 Nonblocking &&nonblocking, const P2PRecv *p2pRecv = nullptr) {
+  const bool ipcRecv = request && p2pRecv && ipc::active();
+  const bool device = m.anyDevice();
+  if (!device && !ipcRecv) return request ? nonblocking(request) : blocking();
+  if (device) {
+    if (tempi_result r = m.copyIn(); r != TEMPI_SUCCESS)
+      return runtime::raise(comm, r, "copying device buffers to the host");
+    if (!request) {
+      int rc = blocking();
+      if (rc != MPI_SUCCESS) return rc;
+      if (tempi_result r = m.copyOut(); r != TEMPI_SUCCESS)
+        return runtime::raise(comm, r, "copying a result back to the device");
+      return rc;
+    }
   }
   int rc = nonblocking(request);
   if (rc != MPI_SUCCESS) return rc;
   auto op = std::make_unique<requests::PendingOp>();
-  op->isRecv = m.toWire(op->wire);
+  void *received = ipcRecv ? m.mpiBuf(p2pRecv->arg) : nullptr; // before toWire takes the copies
+  if (device) op->isRecv = m.toWire(op->wire);
+  if (ipcRecv) { // the view a notice is looked for in (the host copy, or the caller's host buffer)
+    op->wire.ptr = received;
+    op->wire.count = p2pRecv->count;
+    op->wire.type = p2pRecv->type;
+    op->wire.countUnreliable = true;
+    op->isRecv = true;
+    op->finishAtWait = true;
+  }
   op->active = true;
   op->comm = comm;
   requests::add(*request, std::move(op));

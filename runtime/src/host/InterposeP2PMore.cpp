@@ -105,25 +105,44 @@ int MPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
   HostMirror m;
   const int s = m.add(sendbuf, sendcount, sendtype, false);
   const int r = m.add(recvbuf, recvcount, recvtype, true);
-  return mirroredCall(comm, m, request, [] { return MPI_ERR_INTERN; }, [&](MPI_Request *q) {
-    return PMPI_Isendrecv(m.mpiBuf(s), sendcount, sendtype, dest, sendtag, m.mpiBuf(r), recvcount,
-                          recvtype, source, recvtag, comm, q);
-  });
+  const P2PRecv view{r, recvcount, recvtype};
+  return mirroredCall(
+      comm, m, request, [] { return MPI_ERR_INTERN; },
+      [&](MPI_Request *q) {
+        return PMPI_Isendrecv(m.mpiBuf(s), sendcount, sendtype, dest, sendtag, m.mpiBuf(r),
+                              recvcount, recvtype, source, recvtag, comm, q);
+      },
+      &view);
 }
 int MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
                           int source, int recvtag, MPI_Comm comm, MPI_Request *request) {
   TEMPI_FLUSH_DEFERRED();
-  if (!request || !deviceData(buf, count, datatype))
+  if (!request || (!deviceData(buf, count, datatype) && !ipc::active()))
     return PMPI_Isendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm,
                                   request);
+  if (!deviceData(buf, count, datatype)) { // ipc: the received message may be a notice
+    HostMirror none; // a host buffer: mpiBuf is the caller's
+    const P2PRecv view{none.add(buf, count, datatype, true), count, datatype};
+    return mirroredCall(
+        comm, none, request, [] { return MPI_ERR_INTERN; },
+        [&](MPI_Request *q) {
+          return PMPI_Isendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm,
+                                        q);
+        },
+        &view);
+  }
   // Two host copies of the one device buffer and MPI_Isendrecv between them: the MPI needs no
   // buffer of its own.
   HostMirror m;
   const int r = m.add(buf, count, datatype, true), s = m.add(buf, count, datatype, false);
-  return mirroredCall(comm, m, request, [] { return MPI_ERR_INTERN; }, [&](MPI_Request *q) {
-    return PMPI_Isendrecv(m.mpiBuf(s), count, datatype, dest, sendtag, m.mpiBuf(r), count,
-                          datatype, source, recvtag, comm, q);
-  });
+  const P2PRecv view{r, count, datatype};
+  return mirroredCall(
+      comm, m, request, [] { return MPI_ERR_INTERN; },
+      [&](MPI_Request *q) {
+        return PMPI_Isendrecv(m.mpiBuf(s), count, datatype, dest, sendtag, m.mpiBuf(r), count,
+                              datatype, source, recvtag, comm, q);
+      },
+      &view);
 }
 #endif
 

@@ -35,12 +35,14 @@ struct Slab {
   int64_t bytes = 0;
   int64_t handleOffset = 0; ///< of base in the allocation the handle names
   unsigned char handle[device::kIpcHandleBytes] = {};
-  std::map<int64_t, int64_t> free, used;
+  std::map<int64_t, int64_t> free;
+  std::map<int64_t, std::pair<int64_t, int64_t>> used; ///< offset -> (length, sequence number)
 };
 
-/// One acknowledgement: the slab and the offset (in the handle's allocation) read.
+/// One acknowledgement: the slab, the offset (in the handle's allocation) read and the part's
+/// sequence number (a duplicate or stale acknowledgement never frees a part taken again since).
 struct Ack {
-  int64_t slab, offset;
+  int64_t slab, offset, seq;
 };
 struct AckSend {
   MPI_Request request = MPI_REQUEST_NULL;
@@ -55,6 +57,7 @@ MPI_Comm ackComm = MPI_COMM_NULL;
 std::vector<char> reachable; ///< by world rank: another rank of this node
 std::vector<Slab> slabs;
 std::vector<AckSend> ackSends;
+int64_t nextSeq = 1;
 
 uint64_t hashOf(const Notice &n) {
   uint64_t h = 1469598103934665603ull; // FNV-1a
@@ -79,26 +82,26 @@ bool addSlab(int64_t bytes, int device) {
   return true;
 }
 
-/// First fit: the offset of `bytes` taken from s, or -1.
-int64_t takeFrom(Slab &s, int64_t bytes) {
+/// First fit: the offset of `bytes` taken from s (numbered seq), or -1.
+int64_t takeFrom(Slab &s, int64_t bytes, int64_t seq) {
   for (auto it = s.free.begin(); it != s.free.end(); ++it) {
     if (it->second < bytes) continue;
     const int64_t off = it->first, len = it->second;
     s.free.erase(it);
     if (len > bytes) s.free[off + bytes] = len - bytes;
-    s.used[off] = bytes;
+    s.used[off] = {bytes, seq};
     return off;
   }
   return -1;
 }
 
 /// Gives a used part back, merged with its free neighbours.
-void giveBack(int64_t slab, int64_t off) {
+void giveBack(int64_t slab, int64_t off, int64_t seq) {
   if (slab < 0 || size_t(slab) >= slabs.size()) return;
   Slab &s = slabs[size_t(slab)];
   auto u = s.used.find(off);
-  if (u == s.used.end()) return; // not ours (a stale or forged acknowledgement): ignored
-  int64_t len = u->second;
+  if (u == s.used.end() || u->second.second != seq) return; // stale or duplicate: ignored
+  int64_t len = u->second.first;
   s.used.erase(u);
   auto next = s.free.find(off + len);
   if (next != s.free.end()) {
@@ -121,10 +124,10 @@ void collectAcks() {
     MPI_Status st;
     if (PMPI_Improbe(MPI_ANY_SOURCE, kAckTag, ackComm, &flag, &msg, &st) != MPI_SUCCESS || !flag)
       return;
-    Ack a{-1, 0};
-    if (PMPI_Mrecv(&a, 2, MPI_INT64_T, &msg, MPI_STATUS_IGNORE) != MPI_SUCCESS) return;
+    Ack a{-1, 0, 0};
+    if (PMPI_Mrecv(&a, 3, MPI_INT64_T, &msg, MPI_STATUS_IGNORE) != MPI_SUCCESS) return;
     if (a.slab >= 0 && size_t(a.slab) < slabs.size())
-      giveBack(a.slab, a.offset - slabs[size_t(a.slab)].handleOffset);
+      giveBack(a.slab, a.offset - slabs[size_t(a.slab)].handleOffset, a.seq);
   }
 }
 
@@ -233,20 +236,23 @@ tempi_result takeRegion(Wire &w) {
   collectAcks();
   const int64_t need = (w.packedBytes + kAlign - 1) / kAlign * kAlign;
   const int device = device::currentDevice(); // the pack kernel runs there
+  const int64_t seq = nextSeq++;
   int64_t slab = -1, off = -1;
   for (size_t i = 0; i < slabs.size() && off < 0; ++i)
-    if (slabs[i].device == device && (off = takeFrom(slabs[i], need)) >= 0) slab = int64_t(i);
+    if (slabs[i].device == device && (off = takeFrom(slabs[i], need, seq)) >= 0)
+      slab = int64_t(i);
   if (off < 0) {
     // Parts in use are never refused (like the pools): a new slab, at least the standard size.
     if (!addSlab(std::max<int64_t>(int64_t(kSlabBytes), need), device))
       return TEMPI_ERR_NO_MEMORY;
     slab = int64_t(slabs.size()) - 1;
-    off = takeFrom(slabs.back(), need);
+    off = takeFrom(slabs.back(), need, seq);
   }
   Slab &s = slabs[size_t(slab)];
   w.ipcRegion = s.base + off;
   w.ipcSlab = slab;
   w.ipcOffset = off;
+  w.ipcSeq = seq;
   Notice n{};
   n.magic = kMagic;
   n.job = job;
@@ -254,6 +260,7 @@ tempi_result takeRegion(Wire &w) {
   n.slab = slab;
   n.offset = s.handleOffset + off;
   n.bytes = w.packedBytes;
+  n.seq = seq;
   std::memcpy(n.handle, s.handle, sizeof n.handle);
   n.check = hashOf(n);
   std::memcpy(w.staging.host, &n, sizeof n);
@@ -263,7 +270,7 @@ tempi_result takeRegion(Wire &w) {
 void dropRegion(Wire &w) {
   if (!w.ipcRegion) return;
   std::lock_guard<std::mutex> lock(mutex);
-  giveBack(w.ipcSlab, w.ipcOffset);
+  giveBack(w.ipcSlab, w.ipcOffset, w.ipcSeq);
   w.ipcRegion = nullptr;
 }
 
@@ -282,8 +289,8 @@ void acknowledge(const Notice &n) {
   std::lock_guard<std::mutex> lock(mutex);
   if (!on) return;
   AckSend a;
-  a.body = std::make_unique<Ack>(Ack{n.slab, n.offset});
-  if (PMPI_Isend(a.body.get(), 2, MPI_INT64_T, int(n.sender), kAckTag, ackComm, &a.request) !=
+  a.body = std::make_unique<Ack>(Ack{n.slab, n.offset, n.seq});
+  if (PMPI_Isend(a.body.get(), 3, MPI_INT64_T, int(n.sender), kAckTag, ackComm, &a.request) !=
       MPI_SUCCESS) {
     TEMPI_LOG(Warn, "ipc: acknowledging rank %lld's message failed", (long long)n.sender);
     return;

@@ -43,6 +43,7 @@ struct Notice {
   int64_t slab;     ///< the sender's slab number (the acknowledgement names it back)
   int64_t offset;   ///< of the packed bytes in the slab's allocation
   int64_t bytes;    ///< packed bytes of the message
+  int64_t seq;      ///< the sender's number for this part (an acknowledgement names it back)
   unsigned char handle[64];
   uint64_t check;   ///< a hash of every field above
 };

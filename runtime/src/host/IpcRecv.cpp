@@ -40,8 +40,8 @@ bool typedPrefix(const void *buf, MPI_Count count, MPI_Datatype type, unsigned c
 /// Whether the wire received a notice of this job, read into n.
 bool noticeArrived(const Wire &w, const MPI_Status &status, Notice &n) {
   MPI_Count got = 0;
-  if (PMPI_Get_elements_x(&status, MPI_BYTE, &got) != MPI_SUCCESS ||
-      got != MPI_Count(kNoticeBytes))
+  if (!w.countUnreliable && (PMPI_Get_elements_x(&status, MPI_BYTE, &got) != MPI_SUCCESS ||
+                             got != MPI_Count(kNoticeBytes)))
     return false;
   unsigned char bytes[kNoticeBytes];
   if (w.staged && !w.mirror) { // packed bytes in staging

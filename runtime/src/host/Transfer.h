@@ -55,7 +55,10 @@ struct Wire {
   /// Method::Ipc (Ipc.h): the part of a slab the message is packed into, at each pack; the MPI
   /// sees the notice in staging.host. The part is the IPC module's until acknowledged.
   void *ipcRegion = nullptr;
-  int64_t ipcSlab = -1, ipcOffset = 0;
+  int64_t ipcSlab = -1, ipcOffset = 0, ipcSeq = 0;
+  /// The receive's status may not say how many bytes arrived (MPICH 4.0's MPI_Isendrecv leaves
+  /// the status as it was): an IPC notice is then looked for whatever the count says.
+  bool countUnreliable = false;
 };
 
 /// True when (buf, count, type) is device memory TEMPI must move: the buffer pointer or, when the
