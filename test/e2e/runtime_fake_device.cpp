@@ -287,7 +287,8 @@ void *ipcOpen(const unsigned char handle[kIpcHandleBytes]) {
   return p;
 }
 int currentDevice() { return 0; }
-bool ipcPeersAccessible() { return true; }
+// TEMPI_FAKE_NO_PEER_ACCESS=1: GPUs that cannot map each other's memory (ipc must stay off).
+bool ipcPeersAccessible() { return !getenv("TEMPI_FAKE_NO_PEER_ACCESS"); }
 void ipcCloseAll() {
   for (auto &[name, s] : openedSlabs) {
     regions.erase(s.base);

@@ -11,8 +11,9 @@
  *     - a communicator whose ranks are reversed, received with MPI_ANY_SOURCE/MPI_ANY_TAG;
  *     - truncation: nothing written, MPI_ERR_TRUNCATE; and the documented limit: MPI_Probe
  *       reports the notice's 128 bytes, a receive of that size is truncated, nothing overrun.
- *   runtime_ipc agree     (TEMPI_METHOD=ipc on rank 0 only: ipc is off everywhere, no slab is
- *                          made, the message still arrives)
+ *   runtime_ipc agree     (TEMPI_METHOD=ipc everywhere, but rank 0 cannot serve it
+ *                          (TEMPI_FAKE_NO_PEER_ACCESS=1): ipc is off everywhere, no slab is made,
+ *                          the message still arrives)
  * Each rank picks its GPU after MPI_Init (rank % GPUs, real CUDA only), as programs do.
  */
 #include "runtime_fake_device.h"
@@ -297,9 +298,9 @@ int main(int argc, char **argv) {
     } else if (rank == 1) {
       resetDevice(dev, 1);
       MPI_Recv(dev, COUNT, vec, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      checkDevice(dev, 1, "ipc set on one rank only");
+      checkDevice(dev, 1, "ipc not servable on one rank");
     }
-    CHECK(fake_device_ipc_slabs() <= 0, "a slab was made though ipc is not set everywhere");
+    CHECK(fake_device_ipc_slabs() <= 0, "a slab was made though ipc cannot be served everywhere");
   } else {
     inflightAndPersistent(dev);
     hostAndMatchedReceives(dev);

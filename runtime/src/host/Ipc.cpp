@@ -21,7 +21,7 @@ namespace tempi::ipc {
 
 namespace {
 
-constexpr uint64_t kMagic = 0x435049494d504554ull; // "TEMPIIPC" in little-endian bytes
+constexpr uint64_t kMagic = 0x43504949504d4554ull; // "TEMPIIPC" in little-endian bytes
 constexpr int kAckTag = 7;
 constexpr size_t kSlabBytes = size_t(64) << 20;
 constexpr int64_t kAlign = 256;
@@ -144,17 +144,22 @@ void reapAckSends() {
 
 } // namespace
 
-void onInit(bool wanted) {
+void onInit(bool requested, bool usable) {
+  // Programs that do not ask for ipc make no collective call here: TEMPI stays invisible to
+  // them (a job may mix TEMPI and other binaries).
+  if (!requested) return;
   std::lock_guard<std::mutex> lock(mutex);
-  int in[2] = {wanted ? 1 : 0, wanted ? -1 : 0}, out[2] = {0, 0};
-  if (PMPI_Allreduce(in, out, 2, MPI_INT, MPI_MIN, MPI_COMM_WORLD) != MPI_SUCCESS) return;
+  int mine = usable ? 1 : 0, all = 0;
+  if (PMPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD) != MPI_SUCCESS) return;
   PMPI_Comm_rank(MPI_COMM_WORLD, &worldRank);
   PMPI_Comm_size(MPI_COMM_WORLD, &worldSize);
-  const bool all = out[0] == 1, some = out[1] == -1;
   if (!all) {
-    if (some && worldRank == 0)
-      TEMPI_LOG(Warn, "TEMPI_METHOD=ipc is set on some ranks only (or some have no GPU): ipc is "
-                      "off, the model chooses instead");
+    if (!usable)
+      TEMPI_LOG(Warn, "TEMPI_METHOD=ipc cannot be served here (TEMPI_DISABLE, no GPU, or GPUs "
+                      "that cannot map each other's memory): ipc is off on every rank");
+    else if (worldRank == 0)
+      TEMPI_LOG(Warn, "TEMPI_METHOD=ipc cannot be served on some rank: ipc is off on every rank, "
+                      "the model chooses instead");
     return;
   }
   PMPI_Comm_dup(MPI_COMM_WORLD, &ackComm);

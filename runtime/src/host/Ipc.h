@@ -7,9 +7,10 @@
 /// then reuses that part of the slab. Matching, ordering, tags and statuses stay the MPI's: the
 /// notice travels as the message, with the program's envelope and send mode.
 ///
-/// Because the notice replaces the message, every rank must run TEMPI with ipc set. MPI_Init
-/// checks that (one allreduce) and turns ipc off everywhere, with a warning, when some rank does
-/// not set it or sees GPUs that cannot map each other's memory. It also learns which ranks share
+/// Because the notice replaces the message, every rank must run TEMPI with ipc set: MPI_Init
+/// then makes one allreduce (a rank that does not set it would not join it, and the job would
+/// hang there; jobs without ipc make none), and turns ipc off everywhere, with a warning, when
+/// some rank cannot serve it (TEMPI_DISABLE, no GPU, GPUs that cannot map each other's memory). It also learns which ranks share
 /// this node: only those are sent notices. Slabs are made at the first send that needs one, on
 /// the device current then (programs choose their GPU after MPI_Init), and a receiver maps a slab
 /// the first time a notice names it. What ipc cannot serve (another node, the rank itself, an
@@ -52,9 +53,11 @@ constexpr size_t kNoticeBytes = sizeof(Notice);
 /// smaller than the notice, which the receive buffer must hold).
 bool largeEnough(int64_t packedBytes);
 
-/// Collective over MPI_COMM_WORLD, from every rank's MPI_Init (TEMPI_DISABLE and GPU-less ranks
-/// included: they answer "no"). `wanted`: this rank has TEMPI_METHOD=ipc and a usable device.
-void onInit(bool wanted);
+/// From MPI_Init. `requested`: TEMPI_METHOD=ipc is set here; without it nothing happens (no
+/// collective call). With it, collective over MPI_COMM_WORLD: every rank must have set it.
+/// `usable`: TEMPI is active here with a GPU whose peers can map each other's memory; ipc is on
+/// only when every rank says so.
+void onInit(bool requested, bool usable);
 /// Collective, from MPI_Finalize before the device layer is released: drains acknowledgements,
 /// closes this rank's mappings, waits for every rank to have done so (after which slabs may go).
 void onFinalize();

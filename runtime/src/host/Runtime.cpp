@@ -32,9 +32,9 @@ void onInit() {
   int rank = 0;
   PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
   setLogRank(rank);
-  // Collective on every rank, disabled ones included (they answer no).
-  ipc::onInit(!s.disable && s.method == Method::Ipc && device::available() &&
-              device::ipcPeersAccessible());
+  // With TEMPI_METHOD=ipc, collective on every rank, disabled ones included (they answer no).
+  ipc::onInit(s.method == Method::Ipc,
+              !s.disable && device::available() && device::ipcPeersAccessible());
   if (s.disable) {
     TEMPI_LOG(Info, "TEMPI_DISABLE is set: every call goes straight to the MPI");
     gActive = false;
