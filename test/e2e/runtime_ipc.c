@@ -6,8 +6,8 @@
  *     - 300 messages of 256 KiB in flight before any is received (the slabs grow past the first
  *       64 MiB one), received in reverse order;
  *     - a persistent send started 5 times before the receiver receives;
- *     - receives into host memory (Irecv, Sendrecv_replace, Imrecv, Isendrecv(_replace)) and on
- *       device (Mprobe/Mrecv, Isendrecv);
+ *     - receives into host memory (Irecv, Sendrecv_replace, Imrecv, Isendrecv(_replace), and
+ *       MPI-4's Imrecv_c and Isendrecv_c) and on device (Mprobe/Mrecv, Isendrecv, Mrecv_c);
  *     - a communicator whose ranks are reversed, received with MPI_ANY_SOURCE/MPI_ANY_TAG;
  *     - truncation: nothing written, MPI_ERR_TRUNCATE; and the documented limit: MPI_Probe
  *       reports the notice's 128 bytes, a receive of that size is truncated, nothing overrun.
@@ -91,7 +91,9 @@ static void checkCount(MPI_Status *st, int want, const char *what) {
 
 enum { INFLIGHT = 300 };
 #if MPI_VERSION >= 4
-enum { HOST_CASES = 7 }; /* Irecv, Sendrecv_replace, Mrecv, Imrecv, Isendrecv x2, Isendrecv_replace */
+/* Irecv, Sendrecv_replace, Mrecv, Imrecv, Isendrecv x2, Isendrecv_replace, Mrecv_c, Imrecv_c,
+ * Isendrecv_c */
+enum { HOST_CASES = 10 };
 #else
 enum { HOST_CASES = 4 };
 #endif
@@ -141,7 +143,8 @@ static void hostAndMatchedReceives(void *dev) {
   if (rank == 0) {
     for (int tag = 2000; tag < 2000 + HOST_CASES; ++tag) {
       fillDevice(dev, tag);
-      if (tag == 2001 || tag >= 2004) { /* the peer's (I)Sendrecv(_replace) sends bytes back */
+      if (tag == 2001 || (tag >= 2004 && tag <= 2006) || tag == 2009) {
+        /* the peer's (I)Sendrecv(_replace)(_c) sends bytes back */
         unsigned char *back = malloc(bufBytes);
         if (tag == 2001)
           MPI_Sendrecv(dev, COUNT, vec, 1, tag, back, COUNT, vec, 1, tag, MPI_COMM_WORLD,
@@ -209,6 +212,30 @@ static void hostAndMatchedReceives(void *dev) {
             "Isendrecv%s (tag %d, %s buffer): bytes %s, count %d of %d", tag == 2006 ? "_replace" : "",
             tag, tag == 2005 ? "device" : "host", memcmp(got, want, (size_t)packed) ? "differ" : "equal",
             n, packed);
+    }
+    /* The large-count forms of the matched receives and of Isendrecv. */
+    resetDevice(dev, 2007);
+    MPI_Mprobe(0, 2007, MPI_COMM_WORLD, &m, &st);
+    MPI_Mrecv_c(dev, COUNT, vec, &m, &st);
+    checkDevice(dev, 2007, "device Mrecv_c");
+    checkCount(&st, COUNT, "device Mrecv_c");
+    resetHost(host, 2008);
+    MPI_Mprobe(0, 2008, MPI_COMM_WORLD, &m, &st);
+    MPI_Imrecv_c(host, COUNT, vec, &m, &r);
+    MPI_Wait(&r, &st);
+    checkBytes(host, 2008, "host Imrecv_c");
+    checkCount(&st, COUNT, "host Imrecv_c");
+    {
+      int pos = 0;
+      unsigned char *src = malloc(bufBytes);
+      pattern(src, bufBytes, 2009);
+      PMPI_Pack(src, COUNT, vec, want, packed, &pos, MPI_COMM_WORLD);
+      free(src);
+      memset(host, 0xEE, bufBytes);
+      MPI_Isendrecv_c(out, packed, MPI_BYTE, 0, 2009, host, packed, MPI_BYTE, 0, 2009,
+                      MPI_COMM_WORLD, &r);
+      MPI_Wait(&r, &st);
+      CHECK(!memcmp(host, want, (size_t)packed), "host Isendrecv_c: bytes differ");
     }
     free(out);
     free(want);

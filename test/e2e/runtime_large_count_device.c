@@ -4,9 +4,10 @@
  * host buffers through the plain MPI (PMPI_X_c).
  *
  * Rank 0 sends, rank 1 receives (all ranks join the collectives). For each datatype (strided,
- * block list, negative lb, contiguous, pair type) and each of D->H, H->D, D->D: Send_c, Ssend_c,
- * Bsend_c and Issend_c to Recv_c; Rsend_c to a posted Irecv_c; Isend_c and tempi_Isend_deferred_c
- * to Irecv_c completed in one Waitall with a plain request; Send_init_c/Recv_init_c started twice.
+ * block list, negative lb, contiguous, pair type) and each of D->H, H->D, D->D: Send_c and
+ * Issend_c to Recv_c; Ssend_c to Mprobe+Mrecv_c; Bsend_c to Mprobe+Imrecv_c; Rsend_c to a posted
+ * Irecv_c; Isend_c and tempi_Isend_deferred_c to Irecv_c completed in one Waitall with a plain
+ * request; Send_init_c/Recv_init_c started twice.
  * Then Sendrecv_c, Sendrecv_replace_c, Pack_c/Unpack_c against PMPI_Pack_c/PMPI_Unpack_c,
  * Pack_size_c, a too small Pack_c/Unpack_c (MPI_ERR_TRUNCATE, nothing written), a negative count
  * (MPI_ERR_COUNT), the four collectives' _c forms with int-sized arguments (the int paths), with
@@ -167,6 +168,16 @@ static void p2p(const Case *c, int mode, enum Kind kind) {
         else PMPI_Irecv_c(hp(&ref), c->count, c->t, 0, tag + 1000, MPI_COMM_WORLD, &r[1]);
         MPI_Waitall(2, r, st); /* one Waitall over a TEMPI request and a plain one */
         CHECK(r[0] == MPI_REQUEST_NULL, "%s: request not freed", what);
+      } else if (kind == SSEND || kind == BSEND) { /* the matched receives' _c forms */
+        MPI_Message msg;
+        MPI_Mprobe(0, tag, MPI_COMM_WORLD, &msg, &st[0]);
+        if (kind == SSEND) {
+          MPI_Mrecv_c(buf, c->count, c->t, &msg, &st[0]);
+        } else {
+          MPI_Request r;
+          MPI_Imrecv_c(buf, c->count, c->t, &msg, &r);
+          MPI_Wait(&r, &st[0]);
+        }
       } else {
         MPI_Recv_c(buf, c->count, c->t, 0, tag, MPI_COMM_WORLD, &st[0]);
       }

@@ -6,7 +6,9 @@
 /// MPI_Isendrecv_replace (both buffers mirrored, HostMirror.h: one request cannot carry two wires,
 /// so the MPI gets the original datatypes on host copies and the receive span is copied back at
 /// completion; a device Isendrecv_replace is an MPI_Isendrecv between two host copies). Host
-/// buffers go to PMPI_X with the caller's arguments.
+/// buffers go to PMPI_X with the caller's arguments. The matched receives and the Isendrecv pair
+/// are templates on the count type, so their large-count forms (MPI_Mrecv_c, MPI_Imrecv_c,
+/// MPI_Isendrecv_c, MPI_Isendrecv_replace_c; TEMPI_HAVE_LARGE_COUNT) are the same bodies.
 ///
 /// Refuses nothing the MPI accepts; a failed pack, copy or allocation is raised on the
 /// communicator (runtime::raise) with nothing started and every staging buffer released.
@@ -27,6 +29,106 @@ namespace {
 /// the program can see; MPI_COMM_WORLD's handler is what the MPI itself would use for a call
 /// without a communicator).
 inline MPI_Comm messageComm() { return MPI_COMM_WORLD; } // not constexpr: a pointer in Open MPI
+
+/// MPI_Mrecv and MPI_Mrecv_c: a receive wire from a matched message, as blockingRecv.
+template <class Count>
+int matchedRecv(int (*pmpi)(void *, Count, MPI_Datatype, MPI_Message *, MPI_Status *), void *buf,
+                Count count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status) {
+  TEMPI_FLUSH_DEFERRED();
+  MPI_Status local;
+  MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
+  if (!deviceData(buf, count, datatype)) {
+    int rc = pmpi(buf, count, datatype, message, st);
+    return p2p::afterHostRecv(rc, buf, count, datatype, messageComm(), st,
+                              "receiving a message by ipc");
+  }
+  Wire w;
+  if (tempi_result r = wireForRecv(buf, count, datatype, nullptr, true, w, p2p::kLargeCount<Count>);
+      r != TEMPI_SUCCESS)
+    return runtime::raise(messageComm(), r, p2p::kStaging<Count>);
+  int rc = pmpi(w.ptr, Count(w.count), w.type, message, st);
+  // As blockingRecv: a mirror copies its span back whatever happened.
+  tempi_result r = rc == MPI_SUCCESS || w.mirror ? finishRecv(w, *st) : TEMPI_SUCCESS;
+  releaseWire(w);
+  if (r != TEMPI_SUCCESS) return runtime::raise(messageComm(), r, p2p::kUnpacking<Count>);
+  return rc;
+}
+
+/// MPI_Imrecv and MPI_Imrecv_c. Like MPI_Irecv it does not start deferred sends (DeferredSends.h).
+template <class Count>
+int matchedIrecv(int (*pmpi)(void *, Count, MPI_Datatype, MPI_Message *, MPI_Request *),
+                 void *buf, Count count, MPI_Datatype datatype, MPI_Message *message,
+                 MPI_Request *request) {
+  if (!ipc::active() && !deviceData(buf, count, datatype))
+    return pmpi(buf, count, datatype, message, request);
+  auto op = std::make_unique<requests::PendingOp>();
+  if (tempi_result r = wireForRecv(buf, count, datatype, nullptr, true, op->wire,
+                                   p2p::kLargeCount<Count>);
+      r != TEMPI_SUCCESS)
+    return runtime::raise(messageComm(), r, p2p::kStaging<Count>);
+  int rc = pmpi(op->wire.ptr, Count(op->wire.count), op->wire.type, message, request);
+  return p2p::registerOp(rc, std::move(op), request, messageComm(), false, true);
+}
+
+#if MPI_VERSION >= 4
+/// MPI_Isendrecv and MPI_Isendrecv_c (see the file comment).
+template <class Count>
+int isendrecv(int (*pmpi)(const void *, Count, MPI_Datatype, int, int, void *, Count, MPI_Datatype,
+                          int, int, MPI_Comm, MPI_Request *),
+              const void *sendbuf, Count sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+              void *recvbuf, Count recvcount, MPI_Datatype recvtype, int source, int recvtag,
+              MPI_Comm comm, MPI_Request *request) {
+  TEMPI_FLUSH_DEFERRED();
+  if (!request) // the MPI reports the missing request
+    return pmpi(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
+                recvtag, comm, request);
+  HostMirror m;
+  const int s = m.add(sendbuf, sendcount, sendtype, false);
+  const int r = m.add(recvbuf, recvcount, recvtype, true);
+  const P2PRecv view{r, recvcount, recvtype};
+  return mirroredCall(
+      comm, m, request, [] { return MPI_ERR_INTERN; },
+      [&](MPI_Request *q) {
+        return pmpi(m.mpiBuf(s), sendcount, sendtype, dest, sendtag, m.mpiBuf(r), recvcount,
+                    recvtype, source, recvtag, comm, q);
+      },
+      &view);
+}
+
+/// MPI_Isendrecv_replace and MPI_Isendrecv_replace_c: a device buffer is an Isendrecv between two
+/// host copies (the MPI needs no buffer of its own).
+template <class Count>
+int isendrecvReplace(int (*pmpi)(void *, Count, MPI_Datatype, int, int, int, int, MPI_Comm,
+                                 MPI_Request *),
+                     int (*pmpiPair)(const void *, Count, MPI_Datatype, int, int, void *, Count,
+                                     MPI_Datatype, int, int, MPI_Comm, MPI_Request *),
+                     void *buf, Count count, MPI_Datatype datatype, int dest, int sendtag,
+                     int source, int recvtag, MPI_Comm comm, MPI_Request *request) {
+  TEMPI_FLUSH_DEFERRED();
+  if (!request || (!deviceData(buf, count, datatype) && !ipc::active()))
+    return pmpi(buf, count, datatype, dest, sendtag, source, recvtag, comm, request);
+  if (!deviceData(buf, count, datatype)) { // ipc: the received message may be a notice
+    HostMirror none; // a host buffer: mpiBuf is the caller's
+    const P2PRecv view{none.add(buf, count, datatype, true), count, datatype};
+    return mirroredCall(
+        comm, none, request, [] { return MPI_ERR_INTERN; },
+        [&](MPI_Request *q) {
+          return pmpi(buf, count, datatype, dest, sendtag, source, recvtag, comm, q);
+        },
+        &view);
+  }
+  HostMirror m;
+  const int r = m.add(buf, count, datatype, true), s = m.add(buf, count, datatype, false);
+  const P2PRecv view{r, count, datatype};
+  return mirroredCall(
+      comm, m, request, [] { return MPI_ERR_INTERN; },
+      [&](MPI_Request *q) {
+        return pmpiPair(m.mpiBuf(s), count, datatype, dest, sendtag, m.mpiBuf(r), count, datatype,
+                        source, recvtag, comm, q);
+      },
+      &view);
+}
+#endif
 
 } // namespace
 
@@ -60,89 +162,48 @@ int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
 
 int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
               MPI_Status *status) {
-  TEMPI_FLUSH_DEFERRED();
-  if (!deviceData(buf, count, datatype)) {
-    MPI_Status local;
-    MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
-    int rc = PMPI_Mrecv(buf, count, datatype, message, st);
-    return p2p::afterHostRecv(rc, buf, count, datatype, messageComm(), st,
-                              "receiving a message by ipc");
-  }
-  Wire w;
-  if (tempi_result r = wireForRecv(buf, count, datatype, nullptr, true, w); r != TEMPI_SUCCESS)
-    return runtime::raise(messageComm(), r, "staging a device receive buffer");
-  MPI_Status local;
-  MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
-  int rc = PMPI_Mrecv(w.ptr, int(w.count), w.type, message, st);
-  tempi_result r = rc == MPI_SUCCESS ? finishRecv(w, *st) : TEMPI_SUCCESS;
-  releaseWire(w);
-  if (r != TEMPI_SUCCESS)
-    return runtime::raise(messageComm(), r, "unpacking a device receive buffer");
-  return rc;
+  return matchedRecv<int>(PMPI_Mrecv, buf, count, datatype, message, status);
 }
-
-// A nonblocking receive: like MPI_Irecv it does not start deferred sends (DeferredSends.h).
 int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
                MPI_Request *request) {
-  if (!ipc::active() && !deviceData(buf, count, datatype))
-    return PMPI_Imrecv(buf, count, datatype, message, request);
-  auto op = std::make_unique<requests::PendingOp>();
-  if (tempi_result r = wireForRecv(buf, count, datatype, nullptr, true, op->wire);
-      r != TEMPI_SUCCESS)
-    return runtime::raise(messageComm(), r, "staging a device receive buffer");
-  int rc = PMPI_Imrecv(op->wire.ptr, int(op->wire.count), op->wire.type, message, request);
-  return p2p::registerOp(rc, std::move(op), request, messageComm(), false, true);
+  return matchedIrecv<int>(PMPI_Imrecv, buf, count, datatype, message, request);
 }
 
 #if MPI_VERSION >= 4
 int MPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
                   int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
                   int recvtag, MPI_Comm comm, MPI_Request *request) {
-  TEMPI_FLUSH_DEFERRED();
-  if (!request) // the MPI reports the missing request
-    return PMPI_Isendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
-                          recvtype, source, recvtag, comm, request);
-  HostMirror m;
-  const int s = m.add(sendbuf, sendcount, sendtype, false);
-  const int r = m.add(recvbuf, recvcount, recvtype, true);
-  const P2PRecv view{r, recvcount, recvtype};
-  return mirroredCall(
-      comm, m, request, [] { return MPI_ERR_INTERN; },
-      [&](MPI_Request *q) {
-        return PMPI_Isendrecv(m.mpiBuf(s), sendcount, sendtype, dest, sendtag, m.mpiBuf(r),
-                              recvcount, recvtype, source, recvtag, comm, q);
-      },
-      &view);
+  return isendrecv<int>(PMPI_Isendrecv, sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                        recvcount, recvtype, source, recvtag, comm, request);
 }
 int MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
                           int source, int recvtag, MPI_Comm comm, MPI_Request *request) {
-  TEMPI_FLUSH_DEFERRED();
-  if (!request || (!deviceData(buf, count, datatype) && !ipc::active()))
-    return PMPI_Isendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm,
-                                  request);
-  if (!deviceData(buf, count, datatype)) { // ipc: the received message may be a notice
-    HostMirror none; // a host buffer: mpiBuf is the caller's
-    const P2PRecv view{none.add(buf, count, datatype, true), count, datatype};
-    return mirroredCall(
-        comm, none, request, [] { return MPI_ERR_INTERN; },
-        [&](MPI_Request *q) {
-          return PMPI_Isendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm,
-                                        q);
-        },
-        &view);
-  }
-  // Two host copies of the one device buffer and MPI_Isendrecv between them: the MPI needs no
-  // buffer of its own.
-  HostMirror m;
-  const int r = m.add(buf, count, datatype, true), s = m.add(buf, count, datatype, false);
-  const P2PRecv view{r, count, datatype};
-  return mirroredCall(
-      comm, m, request, [] { return MPI_ERR_INTERN; },
-      [&](MPI_Request *q) {
-        return PMPI_Isendrecv(m.mpiBuf(s), count, datatype, dest, sendtag, m.mpiBuf(r), count,
-                              datatype, source, recvtag, comm, q);
-      },
-      &view);
+  return isendrecvReplace<int>(PMPI_Isendrecv_replace, PMPI_Isendrecv, buf, count, datatype, dest,
+                               sendtag, source, recvtag, comm, request);
+}
+#endif
+
+#ifdef TEMPI_HAVE_LARGE_COUNT
+// The large-count forms (MPI-4): the same bodies with MPI_Count counts.
+int MPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
+                MPI_Status *status) {
+  return matchedRecv<MPI_Count>(PMPI_Mrecv_c, buf, count, datatype, message, status);
+}
+int MPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
+                 MPI_Request *request) {
+  return matchedIrecv<MPI_Count>(PMPI_Imrecv_c, buf, count, datatype, message, request);
+}
+int MPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+                    int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                    int source, int recvtag, MPI_Comm comm, MPI_Request *request) {
+  return isendrecv<MPI_Count>(PMPI_Isendrecv_c, sendbuf, sendcount, sendtype, dest, sendtag,
+                              recvbuf, recvcount, recvtype, source, recvtag, comm, request);
+}
+int MPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                            int sendtag, int source, int recvtag, MPI_Comm comm,
+                            MPI_Request *request) {
+  return isendrecvReplace<MPI_Count>(PMPI_Isendrecv_replace_c, PMPI_Isendrecv_c, buf, count,
+                                     datatype, dest, sendtag, source, recvtag, comm, request);
 }
 #endif
 
