@@ -27,16 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int rank, failures;
-#define CHECK(cond, ...)                                                                          \
-  do {                                                                                            \
-    if (!(cond)) {                                                                                \
-      fprintf(stderr, "rank %d: %s:%d: check failed: %s: ", rank, __FILE__, __LINE__, #cond);    \
-      fprintf(stderr, __VA_ARGS__);                                                               \
-      fprintf(stderr, "\n");                                                                      \
-      ++failures;                                                                                 \
-    }                                                                                             \
-  } while (0)
+#include "e2e_check.h"
 
 enum { NSEND = 24, ROWS = 16, COLS = 8, TAG = 7 };
 

@@ -38,17 +38,10 @@
 #include <string.h>
 #include <sys/types.h>
 
-static int rank, size, failures;
+#include "e2e_check.h"
+
+static int size;
 static FILE *transcript;
-#define CHECK(cond, ...)                                                                           \
-  do {                                                                                             \
-    if (!(cond)) {                                                                                 \
-      fprintf(stderr, "rank %d: %s:%d: check failed: %s: ", rank, __FILE__, __LINE__, #cond);      \
-      fprintf(stderr, __VA_ARGS__);                                                                \
-      fprintf(stderr, "\n");                                                                       \
-      ++failures;                                                                                  \
-    }                                                                                              \
-  } while (0)
 
 enum { MARGIN = 64 };
 enum Where { REF, HOST, DEV };

@@ -23,16 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int rank, size, failures;
-#define CHECK(cond, ...)                                                                          \
-  do {                                                                                            \
-    if (!(cond)) {                                                                                \
-      fprintf(stderr, "rank %d: %s:%d: check failed: %s: ", rank, __FILE__, __LINE__, #cond);    \
-      fprintf(stderr, __VA_ARGS__);                                                               \
-      fprintf(stderr, "\n");                                                                      \
-      ++failures;                                                                                 \
-    }                                                                                             \
-  } while (0)
+#include "e2e_check.h"
+
+static int size;
 
 enum { COUNT = 16 };
 static MPI_Datatype vec; /* 1024 blocks of 4 ints, stride 8: 16 KiB of an 32 KiB extent */

@@ -32,16 +32,9 @@
 #include <string.h>
 #include <sys/types.h>
 
-static int rank, size, failures;
-#define CHECK(cond, ...)                                                                          \
-  do {                                                                                            \
-    if (!(cond)) {                                                                                \
-      fprintf(stderr, "rank %d: %s:%d: check failed: %s: ", rank, __FILE__, __LINE__, #cond);    \
-      fprintf(stderr, __VA_ARGS__);                                                               \
-      fprintf(stderr, "\n");                                                                      \
-      ++failures;                                                                                 \
-    }                                                                                             \
-  } while (0)
+#include "e2e_check.h"
+
+static int size;
 
 enum { MARGIN = 64 };
 

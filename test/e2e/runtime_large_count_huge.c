@@ -33,16 +33,9 @@ static long fake_device_kernel_launches(void) { return 0; }
 #include "runtime_fake_device.h"
 #endif
 
-static int rank, size, failures, deviceMode;
-#define CHECK(cond, ...)                                                                          \
-  do {                                                                                            \
-    if (!(cond)) {                                                                                \
-      fprintf(stderr, "rank %d: %s:%d: check failed: %s: ", rank, __FILE__, __LINE__, #cond);    \
-      fprintf(stderr, __VA_ARGS__);                                                               \
-      fprintf(stderr, "\n");                                                                      \
-      ++failures;                                                                                 \
-    }                                                                                             \
-  } while (0)
+#include "e2e_check.h"
+
+static int size, deviceMode;
 
 static const MPI_Count kBig = ((MPI_Count)1 << 31) + 16; /* > INT_MAX bytes and count */
 enum { kBlock = 1 << 16, kStride = 1 << 17, kBlocks = (1 << 15) + 1 }; /* 2^31 + 64 KiB packed */
