@@ -128,9 +128,8 @@ int mirroredCall(MPI_Comm comm, HostMirror &m, MPI_Request *request, Blocking &&
     op->wire.ptr = received;
     op->wire.count = p2pRecv->count;
     op->wire.type = p2pRecv->type;
-    op->wire.countUnreliable = true;
+    op->wire.countUnreliable = true; // also keeps it from being finished at registration
     op->isRecv = true;
-    op->finishAtWait = true;
   }
   op->active = true;
   op->comm = comm;

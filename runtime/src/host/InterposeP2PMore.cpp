@@ -117,16 +117,9 @@ int isendrecvReplace(int (*pmpi)(void *, Count, MPI_Datatype, int, int, int, int
         },
         &view);
   }
-  HostMirror m;
-  const int r = m.add(buf, count, datatype, true), s = m.add(buf, count, datatype, false);
-  const P2PRecv view{r, count, datatype};
-  return mirroredCall(
-      comm, m, request, [] { return MPI_ERR_INTERN; },
-      [&](MPI_Request *q) {
-        return pmpiPair(m.mpiBuf(s), count, datatype, dest, sendtag, m.mpiBuf(r), count, datatype,
-                        source, recvtag, comm, q);
-      },
-      &view);
+  // Two host copies of the one device buffer, sent from one and received into the other.
+  return isendrecv<Count>(pmpiPair, buf, count, datatype, dest, sendtag, buf, count, datatype,
+                          source, recvtag, comm, request);
 }
 #endif
 

@@ -32,7 +32,6 @@ constexpr int64_t kAlign = 256;
 struct Slab {
   int device = 0;
   char *base = nullptr;
-  int64_t bytes = 0;
   int64_t handleOffset = 0; ///< of base in the allocation the handle names
   unsigned char handle[device::kIpcHandleBytes] = {};
   std::map<int64_t, int64_t> free;
@@ -76,7 +75,6 @@ bool addSlab(int64_t bytes, int device) {
     TEMPI_LOG(Warn, "ipc: no handle for a %lld-byte slab", (long long)bytes);
     return false;
   }
-  s.bytes = bytes;
   s.free[0] = bytes;
   slabs.push_back(std::move(s));
   return true;
@@ -191,7 +189,7 @@ void onFinalize() {
   lock.unlock();
   PMPI_Barrier(ackComm);
   lock.lock();
-  // Acknowledgements are 16 bytes, sent eagerly; each rank collects until its own are through.
+  // Acknowledgements are 24 bytes, sent eagerly; each rank collects until its own are through.
   for (;;) {
     collectAcks();
     reapAckSends();

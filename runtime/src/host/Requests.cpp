@@ -224,7 +224,9 @@ void add(MPI_Request request, std::unique_ptr<PendingOp> op) {
   // (MPICH does for eager sends and MPI_PROC_NULL receives): such an operation is finished now,
   // never registered under a handle another operation may carry too. The program's later
   // Wait/Test gets its status from the MPI as usual.
-  if (!op->persistent && !op->standIn && !op->finishAtWait) {
+  // A wire whose status may lack the count (Transfer.h, countUnreliable) is finished at the
+  // Wait/Test only, with the status the program gets.
+  if (!op->persistent && !op->standIn && !op->wire.countUnreliable) {
     int done = 0;
     MPI_Status st;
     cleared(&st); // not every MPI sets MPI_ERROR on success, nor anything for a collective

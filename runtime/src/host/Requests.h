@@ -36,10 +36,6 @@ struct PendingOp {
   /// A receive finished when it was registered whose status the MPI reports wrong (an IPC notice
   /// it served, Ipc.h): the byte count its completion reports instead; -1 otherwise.
   MPI_Count arrivedBytes = -1;
-  /// Never finished at registration, even when the MPI says the request is complete: its status
-  /// is only whole at the Wait/Test (MPICH's MPI_Request_get_status of an MPI_Isendrecv has no
-  /// count), and an IPC notice is recognized by the count.
-  bool finishAtWait = false;
 };
 
 /// True when some TEMPI request is pending or detached (a relaxed atomic load).

@@ -33,8 +33,10 @@ void onInit() {
   PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
   setLogRank(rank);
   // With TEMPI_METHOD=ipc, collective on every rank, disabled ones included (they answer no).
-  ipc::onInit(s.method == Method::Ipc,
-              !s.disable && device::available() && device::ipcPeersAccessible());
+  // The peer-access query (every pair of GPUs) only when ipc is asked for.
+  const bool ipcAsked = s.method == Method::Ipc;
+  ipc::onInit(ipcAsked,
+              ipcAsked && !s.disable && device::available() && device::ipcPeersAccessible());
   if (s.disable) {
     TEMPI_LOG(Info, "TEMPI_DISABLE is set: every call goes straight to the MPI");
     gActive = false;

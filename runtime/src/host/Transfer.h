@@ -57,7 +57,8 @@ struct Wire {
   void *ipcRegion = nullptr;
   int64_t ipcSlab = -1, ipcOffset = 0, ipcSeq = 0;
   /// The receive's status may not say how many bytes arrived (MPICH 4.0's MPI_Isendrecv leaves
-  /// the status as it was): an IPC notice is then looked for whatever the count says.
+  /// the status as it was): an IPC notice is then looked for whatever the count says, and the
+  /// request table finishes the receive at the Wait/Test only, never at registration.
   bool countUnreliable = false;
 };
 
