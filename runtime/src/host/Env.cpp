@@ -134,22 +134,18 @@ Settings parseSettings(const std::function<const char *(const char *)> &get,
     if (!found && *v)
       warn(std::string("TEMPI_LOG=") + v + ": expected error, warn, info or debug; using warn");
   }
-  if (const char *v = get("TEMPI_POOL_BYTES")) {
+  // A byte count (parseBytes); a value it cannot read keeps the default, with a warning.
+  auto byteCount = [&](const char *name, uint64_t &field, const char *expected) {
+    const char *v = get(name);
+    if (!v) return;
     uint64_t n = 0;
     if (parseBytes(v, &n))
-      s.poolBytes = n;
+      field = n;
     else if (*v)
-      warn(std::string("TEMPI_POOL_BYTES=") + v +
-           ": expected a byte count such as 1073741824 or 1G; using 1G");
-  }
-  if (const char *v = get("TEMPI_IPC_MIN_BYTES")) {
-    uint64_t n = 0;
-    if (parseBytes(v, &n))
-      s.ipcMinBytes = n;
-    else if (*v)
-      warn(std::string("TEMPI_IPC_MIN_BYTES=") + v +
-           ": expected a byte count such as 65536 or 64K; using 64K");
-  }
+      warn(std::string(name) + "=" + v + ": expected " + expected);
+  };
+  byteCount("TEMPI_POOL_BYTES", s.poolBytes, "a byte count such as 1073741824 or 1G; using 1G");
+  byteCount("TEMPI_IPC_MIN_BYTES", s.ipcMinBytes, "a byte count such as 65536 or 64K; using 64K");
   if (const char *v = get("TEMPI_CACHE_DIR")) s.cacheDir = v;
   return s;
 }
