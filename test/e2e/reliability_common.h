@@ -45,17 +45,44 @@ static int rel_rank, rel_size, rel_failures;
     }                                                                                             \
   } while (0)
 static int rel_have_device(void) { return 1; }
+/* What "device" memory is in the GPU build, from the environment (docs/reliability.md):
+ * REL_MEMORY=device (cudaMalloc, the default) | managed (cudaMallocManaged) | pinned
+ * (cudaMallocHost), and REL_MISALIGN=k (0-255) hands out every such buffer k bytes past the start
+ * of its allocation, so the user pointer is not aligned to the type's words. */
+static const char *rel_memory_kind(void) {
+  const char *k = getenv("REL_MEMORY");
+  return k && *k ? k : "device";
+}
+static size_t rel_misalign(void) {
+  const char *m = getenv("REL_MISALIGN");
+  long k = m ? atol(m) : 0;
+  return k > 0 && k < 256 ? (size_t)k : 0;
+}
 static void *rel_alloc(int dev, size_t bytes) {
   if (bytes == 0) bytes = 1;
   if (!dev) return calloc(bytes, 1);
-  void *p = NULL;
-  REL_CUDA_CHECK(cudaMalloc(&p, bytes));
-  REL_CUDA_CHECK(cudaMemset(p, 0, bytes));
-  return p;
+  const char *kind = rel_memory_kind();
+  const size_t skew = rel_misalign();
+  char *p = NULL;
+  if (!strcmp(kind, "managed")) REL_CUDA_CHECK(cudaMallocManaged((void **)&p, bytes + skew, cudaMemAttachGlobal));
+  else if (!strcmp(kind, "pinned")) REL_CUDA_CHECK(cudaMallocHost((void **)&p, bytes + skew));
+  else if (!strcmp(kind, "device")) REL_CUDA_CHECK(cudaMalloc((void **)&p, bytes + skew));
+  else {
+    fprintf(stderr, "REL_MEMORY=%s: expected device, managed or pinned\n", kind);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  REL_CUDA_CHECK(cudaMemset(p, 0, bytes + skew));
+  REL_CUDA_CHECK(cudaDeviceSynchronize()); /* managed memory: the host may read it next */
+  return p + skew;
 }
 static void rel_free(int dev, void *p) {
-  if (dev) REL_CUDA_CHECK(cudaFree(p));
-  else free(p);
+  if (!dev) {
+    free(p);
+    return;
+  }
+  char *base = (char *)p - rel_misalign();
+  if (!strcmp(rel_memory_kind(), "pinned")) REL_CUDA_CHECK(cudaFreeHost(base));
+  else REL_CUDA_CHECK(cudaFree(base));
 }
 static void rel_copy(void *dst, const void *src, size_t bytes) {
   REL_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDefault));
@@ -164,6 +191,14 @@ static void rel_open(int argc, char **argv) {
   }
   char path[4096];
   snprintf(path, sizeof path, "%s/rank%d.txt", argv[1], rel_rank);
+#ifdef REL_CUDA
+  int ndev = 0;
+  if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) { /* ctest: skipped */
+    if (rel_rank == 0) printf("%s: SKIP: no usable CUDA device\n", argv[0]);
+    MPI_Finalize();
+    exit(77);
+  }
+#endif
   rel_out = fopen(path, "w");
   if (!rel_out) {
     perror(path);

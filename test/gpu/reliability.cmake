@@ -35,3 +35,57 @@ add_test(NAME gpu-reliability-threads
                  $<TARGET_FILE:tempi-gpu-reliability-threads> 300)
 set_tests_properties(gpu-reliability-halo-load gpu-reliability-threads PROPERTIES
                      LABELS "gpu;reliability" SKIP_RETURN_CODE 77 TIMEOUT 300)
+
+# test/e2e's transcript tests on a real GPU (issue 8's odd buffers): the same sources built with
+# REL_CUDA, whose "device" buffers are CUDA memory of the kind REL_MEMORY names, each compared with
+# the plain MPI's transcript on host memory (test/e2e/run_compare.sh and the -plain twins that
+# test/e2e builds):
+#   gpu-reliability-{odd-types,errors}-{device,managed,pinned}   cudaMalloc, cudaMallocManaged,
+#                                                                 cudaMallocHost buffers
+#   gpu-reliability-odd-types-device-misaligned                  cudaMalloc + 3 bytes (REL_MISALIGN)
+# odd-types runs with RELIABILITY_BOTTOM_DEVICE=1 (MPI_BOTTOM with absolute device addresses).
+#   gpu-reliability-cuda-oom   a real CUDA failure: cudaMalloc of the staging buffer refused
+#                              (ReliabilityCudaOom.c); MPI_ERR_NO_MEM, nothing sent, no leak
+foreach(p odd_types errors)
+  string(REPLACE "_" "-" dash ${p})
+  if(p STREQUAL "odd_types")
+    set(src ReliabilityOddTypes.c)
+  else()
+    set(src ReliabilityErrors.c)
+  endif()
+  set(t tempi-gpu-reliability-${dash})
+  add_executable(${t} ${CMAKE_CURRENT_LIST_DIR}/${src})
+  target_include_directories(${t} PRIVATE ${_relg_root}/test/e2e ${_relg_root}/runtime/include)
+  target_link_libraries(${t} PRIVATE tempi CUDA::cudart MPI::MPI_C)
+  if(NOT TARGET reliability_${p}-plain)
+    continue()
+  endif()
+  set(kinds device managed pinned)
+  if(p STREQUAL "odd_types")
+    list(APPEND kinds device-misaligned)
+  endif()
+  foreach(kind ${kinds})
+    set(name gpu-reliability-${dash}-${kind})
+    add_test(NAME ${name}
+             COMMAND ${_relg_root}/test/e2e/run_compare.sh "${MPIEXEC_EXECUTABLE}" 2
+                     $<TARGET_FILE:reliability_${p}-plain> $<TARGET_FILE:${t}>
+                     ${CMAKE_CURRENT_BINARY_DIR}/${name}.out)
+    set(env RELIABILITY_BOTTOM_DEVICE=1)
+    if(kind STREQUAL "device-misaligned")
+      list(APPEND env REL_MEMORY=device REL_MISALIGN=3)
+    else()
+      list(APPEND env REL_MEMORY=${kind})
+    endif()
+    set_tests_properties(${name} PROPERTIES ENVIRONMENT "${env}" LABELS "gpu;reliability"
+                         SKIP_RETURN_CODE 77 TIMEOUT 120)
+  endforeach()
+endforeach()
+
+add_executable(tempi-gpu-reliability-cuda-oom ${CMAKE_CURRENT_LIST_DIR}/ReliabilityCudaOom.c)
+target_link_libraries(tempi-gpu-reliability-cuda-oom PRIVATE tempi CUDA::cudart MPI::MPI_C)
+add_test(NAME gpu-reliability-cuda-oom
+         COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_PREFLAGS} ${MPIEXEC_NUMPROC_FLAG} 2
+                 $<TARGET_FILE:tempi-gpu-reliability-cuda-oom>)
+set_tests_properties(gpu-reliability-cuda-oom PROPERTIES
+                     ENVIRONMENT "TEMPI_METHOD=staged;TEMPI_POOL_BYTES=0"
+                     LABELS "gpu;reliability" SKIP_RETURN_CODE 77 TIMEOUT 120)
