@@ -11,10 +11,16 @@
 ///             the same with one message per face and quantity (208 each way), the message
 ///             pattern of halo3d's Isend/Irecv variant: what that program costs with perfect
 ///             packing, since no runtime may merge a program's messages
-/// The MPIs here are not CUDA-aware, so every variant stages through pinned host memory.
+///   ideal-dev, ideal-dev-per-q   (--device-mpi, bench-halo-tempi only)
+///             the same contiguous device buffer handed to MPI_Isend/MPI_Irecv as it is, 26 or
+///             208 messages each way: the ideal over whatever transport libtempi picks for
+///             contiguous device data (staged, or peer memory with TEMPI_METHOD=ipc), so the
+///             compile-time tier's +ipc rows are held against an ideal that also avoids the host
+/// The MPIs here are not CUDA-aware, so the other variants stage through pinned host memory.
 /// The runtime and compile-time tiers are examples/halo3d built with libtempi / tempi-cc.
 ///
 ///   mpiexec -n 4 bench-halo [N ...] [--iters K] [--time-kernels]      (default: 32 64 128)
+///   mpiexec -n 4 bench-halo-tempi [N ...] [--iters K] --device-mpi   (the ideal-dev variants)
 /// Prints one row per variant and grid; exits 1 on any wrong cell. With --time-kernels, the fused
 /// variants also print the median GPU time of the hand-written pack and unpack kernels (a
 /// halo-kernels row), timed as libtempi's TEMPI_TIME_KERNELS times its fused launches: the stream
@@ -84,10 +90,10 @@ struct Staging {
   long long total; // elements
 };
 
-/// The contiguous host messages: face i goes to nbr[i]; the halo on side i comes from nbr[i],
-/// which sent its face toward -dir[i] (opp). One message per face (26, tag i), or with perQ one
+/// The contiguous messages (host buffers, or device buffers for ideal-dev): face i goes to nbr[i];
+/// the halo on side i comes from nbr[i], which sent its face toward -dir[i] (opp). One message per face (26, tag i), or with perQ one
 /// per face and quantity (208, tag i * Q + q; quantity q is the q-th Q-th of the face's part).
-static void host_exchange(const struct halo *h, Staging &s, bool perQ) {
+static void exchange(const struct halo *h, const Staging &s, double *send, double *recv, bool perQ) {
   const int parts = perQ ? HALO_Q : 1;
   std::vector<MPI_Request> req;
   req.reserve(2 * HALO_NDIRS * parts);
@@ -96,7 +102,7 @@ static void host_exchange(const struct halo *h, Staging &s, bool perQ) {
     long long n = (s.fr.off[i + 1] - s.fr.off[i]) / parts;
     for (int q = 0; q < parts; ++q) {
       req.emplace_back();
-      MPI_Irecv(s.hrecv + s.fr.off[i] + q * n, (int)n, MPI_DOUBLE, h->nbr[i], opp * parts + q,
+      MPI_Irecv(recv + s.fr.off[i] + q * n, (int)n, MPI_DOUBLE, h->nbr[i], opp * parts + q,
                 h->cart, &req.back());
     }
   }
@@ -104,7 +110,7 @@ static void host_exchange(const struct halo *h, Staging &s, bool perQ) {
     long long n = (s.fs.off[i + 1] - s.fs.off[i]) / parts;
     for (int q = 0; q < parts; ++q) {
       req.emplace_back();
-      MPI_Isend(s.hsend + s.fs.off[i] + q * n, (int)n, MPI_DOUBLE, h->nbr[i], i * parts + q,
+      MPI_Isend(send + s.fs.off[i] + q * n, (int)n, MPI_DOUBLE, h->nbr[i], i * parts + q,
                 h->cart, &req.back());
     }
   }
@@ -140,7 +146,9 @@ static long run(struct halo *h, const char *variant, int iters, int warmup, bool
   CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
   std::vector<double> times(iters);
   long wrong = 0;
-  const bool perQ = !strcmp(variant, "fused-per-q") || !strcmp(variant, "ideal-per-q");
+  const bool perQ = !strcmp(variant, "fused-per-q") || !strcmp(variant, "ideal-per-q") ||
+                    !strcmp(variant, "ideal-dev-per-q");
+  const bool deviceMpi = !strcmp(variant, "ideal-dev") || !strcmp(variant, "ideal-dev-per-q");
   const bool ideal = !strcmp(variant, "ideal") || !strcmp(variant, "ideal-per-q");
   const bool fused = !strcmp(variant, "fused") || !strcmp(variant, "fused-per-q");
   int wy = h->n[1] + 2 * HALO_R;
@@ -155,7 +163,9 @@ static long run(struct halo *h, const char *variant, int iters, int warmup, bool
   for (int it = -warmup; it < iters; ++it) {
     halo_prepare(h, it + warmup);
     double t0 = halo_clock_start(h);
-    if (fused || ideal) {
+    if (deviceMpi) {
+      exchange(h, s, s.dsend, s.drecv, perQ); // libtempi moves the device bytes
+    } else if (fused || ideal) {
       if (!ideal) {
         if (timed) {
           hold_kernel<<<1, 1, 0, st>>>(100000);
@@ -166,7 +176,7 @@ static long run(struct halo *h, const char *variant, int iters, int warmup, bool
       }
       CK(cudaMemcpyAsync(s.hsend, s.dsend, bytes, cudaMemcpyDeviceToHost, st));
       CK(cudaStreamSynchronize(st));
-      host_exchange(h, s, perQ);
+      exchange(h, s, s.hsend, s.hrecv, perQ);
       CK(cudaMemcpyAsync(s.drecv, s.hrecv, bytes, cudaMemcpyHostToDevice, st));
       if (!ideal) {
         if (timed) {
@@ -188,14 +198,14 @@ static long run(struct halo *h, const char *variant, int iters, int warmup, bool
       for (int i = 0; i < HALO_NDIRS; ++i)
         for (int q = 0; q < HALO_Q; ++q) copy3d(h, s.hsend, s.fs, i, q, true, st);
       CK(cudaStreamSynchronize(st));
-      host_exchange(h, s, false);
+      exchange(h, s, s.hsend, s.hrecv, false);
       for (int i = 0; i < HALO_NDIRS; ++i)
         for (int q = 0; q < HALO_Q; ++q) copy3d(h, s.hrecv, s.fr, i, q, false, st);
       CK(cudaStreamSynchronize(st));
     }
     CK(cudaGetLastError());
     double dt = halo_clock_stop(h, t0);
-    if (!ideal) wrong += halo_check(h, it + warmup, variant);
+    if (!ideal && !deviceMpi) wrong += halo_check(h, it + warmup, variant);
     if (it >= 0) times[it] = dt;
   }
   long total = halo_report(h, variant, times.data(), iters, wrong);
@@ -216,18 +226,27 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   std::vector<int> grids;
   int iters = 10, warmup = 2;
-  bool time_kernels = false;
+  bool time_kernels = false, device_mpi = false;
   for (int a = 1; a < argc; ++a) {
     if (!strcmp(argv[a], "--iters") && a + 1 < argc) iters = atoi(argv[++a]);
     else if (!strcmp(argv[a], "--time-kernels")) time_kernels = true;
+    else if (!strcmp(argv[a], "--device-mpi")) device_mpi = true;
     else if (argv[a][0] != '-' && atoi(argv[a]) >= HALO_R) grids.push_back(atoi(argv[a]));
     else {
-      if (rank == 0) fprintf(stderr, "usage: bench-halo [N ...] [--iters K] [--time-kernels]\n");
+      if (rank == 0)
+        fprintf(stderr, "usage: bench-halo [N ...] [--iters K] [--time-kernels] [--device-mpi]\n");
       MPI_Finalize();
       return 1;
     }
   }
   if (grids.empty()) grids = {32, 64, 128};
+#ifndef BENCH_WITH_TEMPI
+  if (device_mpi) { // a non-CUDA-aware MPI would read device memory from the host and crash
+    if (rank == 0) fprintf(stderr, "bench-halo: --device-mpi needs libtempi (run bench-halo-tempi)\n");
+    MPI_Finalize();
+    return 1;
+  }
+#endif
   int ndev = 0;
   if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
     if (rank == 0) fprintf(stderr, "SKIP: bench-halo needs a CUDA device\n");
@@ -240,8 +259,11 @@ int main(int argc, char **argv) {
     struct halo h;
     int dims[3] = {n, n, n};
     if (halo_init(&h, dims, 1, 0)) MPI_Abort(MPI_COMM_WORLD, 1);
-    for (const char *v : {"ideal", "ideal-per-q", "fused", "fused-per-q", "memcpy3d"})
-      wrong += run(&h, v, iters, warmup, time_kernels);
+    if (device_mpi)
+      for (const char *v : {"ideal-dev", "ideal-dev-per-q"}) wrong += run(&h, v, iters, warmup, false);
+    else
+      for (const char *v : {"ideal", "ideal-per-q", "fused", "fused-per-q", "memcpy3d"})
+        wrong += run(&h, v, iters, warmup, time_kernels);
     halo_free(&h);
   }
   MPI_Finalize();

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Tests of examples/benchmarks/summarize.py's ping-pong table: the figures gpu-check reports.
+"""Tests of examples/benchmarks/summarize.py's ping-pong and halo tables: the figures gpu-check reports.
 
 Raw outputs are written as gpu-check names them; the printed table is checked for the median over
 rounds, the regret, the `device` column left out where it fell back to the model, the "where the
@@ -115,6 +115,43 @@ class PingpongSummary(unittest.TestCase):
         text = self.summarize(files)
         self.assertIn("WRONG DATA in 1 ping-pong rows", text)
         self.assertEqual(self.row(text, "mpich", "strided", 1024)[1], "-")
+
+
+
+def halo_line(variant, ms, grid=64):
+    return (f"halo3d variant={variant} grid={grid}x{grid}x{grid} ranks=4 dims=2x2x1 mem=device "
+            f"iters=10 median_ms={ms} min_ms={ms} bytes_per_rank=1 GBps_per_rank=1 wrong=0 ok\n")
+
+
+class HaloSummary(unittest.TestCase):
+    def summarize(self, files):
+        with tempfile.TemporaryDirectory() as d:
+            raw, out = os.path.join(d, "raw"), os.path.join(d, "out")
+            os.makedirs(raw)
+            for name, text in files.items():
+                with open(os.path.join(raw, name), "w") as f:
+                    f.write(text)
+            r = subprocess.run([sys.executable, SUMMARIZE, raw, out], capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            return r.stdout
+
+    def ratios(self, text, tag):
+        m = re.search(rf"^  {re.escape(tag)} +64x64x64 (.*)$", text, re.M)
+        self.assertIsNotNone(m, text)
+        return m.group(1).split()[-7:]  # rt/ct ct/ideal ct/ideal/q ct/fused/q a2aw/fused a2aw rt/ct a2aw ct/id
+
+    def test_ct_over_ideal_takes_the_faster_of_host_staged_and_device_ideal(self):
+        files = {}
+        for tag, dev in (("mpich+ipc", True), ("mpich", False)):
+            files[f"halo-baselines-{tag}.txt"] = halo_line("ideal", 2.0) + halo_line("ideal-per-q", 3.0)
+            if dev:
+                files[f"halo-baselines-dev-{tag}.txt"] = (halo_line("ideal-dev", 1.0) +
+                                                          halo_line("ideal-dev-per-q", 1.5))
+            files[f"halo-ct-64-{tag}.txt"] = halo_line("isend-fixed", 1.2)
+            files[f"halo-runtime-64-{tag}.txt"] = halo_line("isend", 3.0)
+        text = self.summarize(files)
+        self.assertEqual(self.ratios(text, "mpich+ipc")[:3], ["2.50", "1.20", "0.80"])
+        self.assertEqual(self.ratios(text, "mpich")[:3], ["2.50", "0.60", "0.40"])
 
 
 if __name__ == "__main__":
