@@ -11,12 +11,15 @@
 #include "passes/ReferencePacker.h"
 #include "runtime_fake_device.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <map>
 #include <set>
 #include <string>
 #include <vector>
+
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -63,6 +66,19 @@ const Region *find(const void *p) {
   if (it == regions.begin()) return nullptr;
   --it;
   return c < it->first + it->second.mapped ? &it->second : nullptr;
+}
+
+/// What CUDA accepts as one copy's range: inside one device allocation, or touching no device
+/// allocation at all (a real GPU refuses a copy that runs past its allocation or across two:
+/// cudaErrorInvalidValue).
+bool copyableRange(const void *p, size_t bytes) {
+  const char *c = static_cast<const char *>(p);
+  auto it = regions.upper_bound(c);
+  if (it != regions.begin()) {
+    auto prev = std::prev(it);
+    if (c < prev->first + prev->second.mapped) return c + bytes <= prev->first + prev->second.mapped;
+  }
+  return it == regions.end() || c + bytes <= it->first;
 }
 
 } // namespace
@@ -203,6 +219,10 @@ void freePinned(void *p) {
 void *mappedDevicePointer(void *pinnedHost) { return pinnedHost; }
 tempi_result copyAsync(void *dst, const void *src, size_t bytes, Stream) {
   if (failing("copy")) return TEMPI_ERR_CUDA;
+  if (!copyableRange(dst, bytes) || !copyableRange(src, bytes)) {
+    fprintf(stderr, "fake device: a copy of %zu bytes runs past a device allocation\n", bytes);
+    return TEMPI_ERR_CUDA;
+  }
   Open open;
   memmove(dst, src, bytes);
   ++copies;

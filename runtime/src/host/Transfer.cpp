@@ -53,6 +53,41 @@ tempi_result copyAndSync(void *dst, const void *src, size_t bytes) {
 
 namespace {
 
+/// The runs `count` elements of an MPI_BOTTOM type touch, as absolute (offset, bytes), sorted,
+/// overlapping and adjacent ones merged. Strided and Blocks plans only (a Mirror plan has no run
+/// list: its span is copied whole).
+std::vector<std::pair<int64_t, int64_t>> absoluteRuns(const TypePlan &p, int64_t count) {
+  std::vector<std::pair<int64_t, int64_t>> runs;
+  for (int64_t i = 0; i < count; ++i)
+    forEachRun(p, i, p.size, [&](int64_t off, int64_t n) { runs.emplace_back(off, n); });
+  std::sort(runs.begin(), runs.end());
+  std::vector<std::pair<int64_t, int64_t>> merged;
+  for (const auto &r : runs) {
+    if (!merged.empty() && r.first <= merged.back().first + merged.back().second)
+      merged.back().second =
+          std::max(merged.back().second, r.first + r.second - merged.back().first);
+    else
+      merged.push_back(r);
+  }
+  return merged;
+}
+
+/// Copies between the user's memory and the mirror's host copy: the whole span, or for MPI_BOTTOM
+/// the type's runs. `copy(dst, src, bytes)` does one copy.
+template <typename Copy> tempi_result copyMirror(const Wire &w, bool toHost, Copy &&copy) {
+  if (w.mirrorRuns.empty()) {
+    void *user = addressAt(w.userBuf, w.spanLo);
+    return toHost ? copy(w.staging.host, user, w.staging.bytes)
+                  : copy(user, w.staging.host, w.staging.bytes);
+  }
+  for (const auto &[off, n] : w.mirrorRuns) {
+    void *user = addressAt(w.userBuf, off);
+    void *host = addressAt(w.staging.host, off - w.spanLo);
+    TEMPI_TRY(toHost ? copy(host, user, size_t(n)) : copy(user, host, size_t(n)));
+  }
+  return TEMPI_SUCCESS;
+}
+
 std::mutex staticMutex;
 std::unordered_map<const tempi_static_plan *, TypePlanPtr> staticPlans;
 
@@ -109,6 +144,8 @@ tempi_result setUp(void *buf, MPI_Count count, MPI_Datatype type, const tempi_st
       buf == MPI_BOTTOM) {
     w.mirror = true;
     touchedSpan(*w.plan, count, &w.spanLo, &w.spanHi);
+    if (buf == MPI_BOTTOM && w.plan->kind != TypePlan::Kind::Mirror)
+      w.mirrorRuns = absoluteRuns(*w.plan, int64_t(count));
     Staging &s = w.staging;
     s.bytes = size_t(w.spanHi - w.spanLo);
     if (s.bytes) TEMPI_TRY(allocHost(s, s.bytes, false));
@@ -286,10 +323,11 @@ tempi_result wireForSend(const void *buf, MPI_Count count, MPI_Datatype type,
 tempi_result enqueuePack(Wire &w, Batch &b) {
   if (!w.staged) return TEMPI_SUCCESS;
   const char *user = static_cast<const char *>(w.userBuf);
-  if (w.mirror) {
-    b.copyAfter(w.staging.host, addressAt(w.userBuf, w.spanLo), w.staging.bytes);
-    return TEMPI_SUCCESS;
-  }
+  if (w.mirror)
+    return copyMirror(w, true, [&](void *dst, const void *src, size_t n) {
+      b.copyAfter(dst, src, n);
+      return TEMPI_SUCCESS;
+    });
   if (w.packedBytes == 0) return TEMPI_SUCCESS;
   // Each pack of an IPC wire (a persistent send's too) takes a fresh part of a slab: the part of
   // the previous one is the receiver's to read until it acknowledges.
@@ -339,8 +377,13 @@ tempi_result wireForRecv(void *buf, MPI_Count count, MPI_Datatype type, const te
 }
 
 tempi_result prepareRecv(Wire &w) {
-  if (!w.staged || !w.mirror) return TEMPI_SUCCESS;
-  return copyAndSync(w.staging.host, addressAt(w.userBuf, w.spanLo), w.staging.bytes);
+  if (!w.staged || !w.mirror || w.staging.bytes == 0) return TEMPI_SUCCESS;
+  // The mirror starts as the user's bytes: those the message does not write go back unchanged.
+  device::Stream s = device::defaultStream();
+  TEMPI_TRY(copyMirror(w, true, [&](void *dst, const void *src, size_t n) {
+    return n ? device::copyAsync(dst, src, n, s) : TEMPI_SUCCESS;
+  }));
+  return device::synchronize(s);
 }
 
 tempi_result enqueueFinishRecv(Wire &w, MPI_Status &status, Batch &b) {
@@ -359,10 +402,11 @@ tempi_result enqueueFinishRecv(Wire &w, MPI_Status &status, Batch &b) {
 
 tempi_result unpackArrived(Wire &w, MPI_Status &status, Batch &b) {
   char *user = static_cast<char *>(w.userBuf);
-  if (w.mirror) {
-    b.copyAfter(addressAt(w.userBuf, w.spanLo), w.staging.host, w.staging.bytes);
-    return TEMPI_SUCCESS;
-  }
+  if (w.mirror)
+    return copyMirror(w, false, [&](void *dst, const void *src, size_t n) {
+      b.copyAfter(dst, src, n);
+      return TEMPI_SUCCESS;
+    });
   MPI_Count got = 0; // packed bytes that arrived (MPI-3's _x call: Open MPI 4 has no _c calls)
   if (PMPI_Get_elements_x(&status, MPI_PACKED, &got) != MPI_SUCCESS || got == MPI_UNDEFINED ||
       got < 0)

@@ -19,6 +19,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <utility>
+#include <vector>
 
 namespace tempi {
 
@@ -50,6 +52,10 @@ struct Wire {
   Method method = Method::Staged;
   bool mirror = false;   ///< host copy of the span with the original type
   int64_t spanLo = 0, spanHi = 0;
+  /// MPI_BOTTOM mirror: the type's runs (offset, bytes), sorted and merged, copied one by one
+  /// instead of the span: absolute addresses may lie in separate allocations, and the gap between
+  /// them is not memory CUDA may copy. Empty: the span is copied whole.
+  std::vector<std::pair<int64_t, int64_t>> mirrorRuns;
   int64_t packedBytes = 0;
   Staging staging;
   /// Method::Ipc (Ipc.h): the part of a slab the message is packed into, at each pack; the MPI
