@@ -20,6 +20,7 @@
 #include "Requests.h"
 #include "Runtime.h"
 #include "Transfer.h"
+#include "Truncation.h"
 #include "tempi/tempi.h"
 
 #include <memory>
@@ -159,9 +160,12 @@ int blockingRecv(BlockingRecv<Count> pmpi, void *buf, std::type_identity_t<Count
   MPI_Status local;
   MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
   int rc = pmpi(w.ptr, Count(w.count), w.type, source, tag, comm, st);
-  // A failed (e.g. truncated) receive unpacks nothing: the MPI vouches for no byte of it. A
-  // mirror copies its span back whatever happened: the MPI wrote into a copy of the user's bytes.
-  tempi_result r = rc == MPI_SUCCESS || w.mirror ? finishRecv(w, *st) : TEMPI_SUCCESS;
+  // A failed receive unpacks nothing, except the part of a truncated message the MPI writes
+  // and counts (Truncation.h). A mirror copies its span back whatever happened: the MPI wrote
+  // into a copy of the user's bytes.
+  tempi_result r = w.mirror || stagedBytesLanded(rc, *st, w)
+                       ? finishRecv(w, *st)
+                       : TEMPI_SUCCESS;
   releaseWire(w);
   if (r != TEMPI_SUCCESS) return runtime::raise(comm, r, kUnpacking<Count>);
   return rc;
@@ -216,7 +220,9 @@ int sendrecv(SendRecv<Count> pmpi, const void *sendbuf, std::type_identity_t<Cou
   int rc = pmpi(s.ptr, Count(s.count), s.type, dest, sendtag, r.ptr, Count(r.count), r.type,
                 source, recvtag, comm, st);
   if (rc != MPI_SUCCESS) ipc::dropRegion(s);
-  tempi_result e = rc == MPI_SUCCESS || r.mirror ? finishRecv(r, *st) : TEMPI_SUCCESS;
+  tempi_result e = r.mirror || stagedBytesLanded(rc, *st, r)
+                       ? finishRecv(r, *st)
+                       : TEMPI_SUCCESS;
   releaseWire(s);
   releaseWire(r);
   if (e != TEMPI_SUCCESS) return runtime::raise(comm, e, kUnpacking<Count>);

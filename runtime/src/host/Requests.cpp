@@ -6,6 +6,7 @@
 #include "DeferredSends.h"
 #include "Handles.h"
 #include "Runtime.h"
+#include "Truncation.h"
 
 #include <atomic>
 #include <cstring>
@@ -89,10 +90,10 @@ private:
 class Completions {
 public:
   /// Request i of `claim`. `handle`: the program's request slot, so that a stand-in's persistent
-  /// request is freed. `arrived`: false when the MPI reported an error for this request (a
-  /// truncated or failed receive): nothing is unpacked, as the MPI wrote nothing the status could
-  /// vouch for.
-  void add(Claim &claim, int i, MPI_Status &status, MPI_Request *handle, bool arrived = true) {
+  /// request is freed. `code`: the MPI's error for this request (its return value, or its
+  /// status's MPI_ERROR in a multiple completion); after an error a receive unpacks nothing but
+  /// the part of a truncated message the MPI vouches for (Truncation.h).
+  void add(Claim &claim, int i, MPI_Status &status, MPI_Request *handle, int code = MPI_SUCCESS) {
     Item item;
     item.owned = claim.release(i);
     if (item.owned) {
@@ -117,7 +118,7 @@ public:
       item.r = op.failed;
     else if (op.arrivedBytes >= 0) // finished at registration
       PMPI_Status_set_elements_x(&status, MPI_BYTE, op.arrivedBytes);
-    else if (op.isRecv && (arrived || op.wire.mirror)) // a mirror copy-back is always exact
+    else if (op.isRecv && (op.wire.mirror || stagedBytesLanded(code, status, op.wire)))
       item.r = enqueueFinishRecv(op.wire, status, batch_);
     op.active = false;
     if (op.standIn && handle && *handle != MPI_REQUEST_NULL) PMPI_Request_free(handle);
@@ -149,9 +150,9 @@ private:
 };
 
 /// Finishes request i of `claim` after the MPI completed it with `status`.
-int complete(Claim &claim, int i, MPI_Status &status, MPI_Request *handle, bool arrived) {
+int complete(Claim &claim, int i, MPI_Status &status, MPI_Request *handle, int code) {
   Completions c;
-  c.add(claim, i, status, handle, arrived);
+  c.add(claim, i, status, handle, code);
   return c.finish();
 }
 
@@ -236,7 +237,8 @@ void add(MPI_Request request, std::unique_ptr<PendingOp> op) {
       tempi_result r = TEMPI_SUCCESS;
       MPI_Count before = 0, after = 0;
       PMPI_Get_elements_x(&st, MPI_BYTE, &before);
-      if (op->isRecv && !cancelled && st.MPI_ERROR == MPI_SUCCESS) r = finishRecv(op->wire, st);
+      if (op->isRecv && !cancelled && stagedBytesLanded(st.MPI_ERROR, st, op->wire))
+        r = finishRecv(op->wire, st);
       PMPI_Get_elements_x(&st, MPI_BYTE, &after);
       releaseWire(op->wire);
       if (r == TEMPI_SUCCESS && after == before) return;
@@ -267,7 +269,7 @@ int wait(MPI_Request *request, MPI_Status *status) {
   MPI_Status local;
   MPI_Status *st = cleared(status == MPI_STATUS_IGNORE ? &local : status);
   int rc = PMPI_Wait(request, st);
-  return firstError(rc, complete(claim, 0, *st, request, rc == MPI_SUCCESS));
+  return firstError(rc, complete(claim, 0, *st, request, rc));
 }
 
 int test(MPI_Request *request, int *flag, MPI_Status *status) {
@@ -280,7 +282,7 @@ int test(MPI_Request *request, int *flag, MPI_Status *status) {
   MPI_Status *st = cleared(status == MPI_STATUS_IGNORE ? &local : status);
   int rc = PMPI_Test(request, flag, st);
   if (!*flag) return rc;
-  return firstError(rc, complete(claim, 0, *st, request, rc == MPI_SUCCESS));
+  return firstError(rc, complete(claim, 0, *st, request, rc));
 }
 
 /// Finishes every request of a Waitall/Testall that completed, as one batch. With
@@ -290,8 +292,7 @@ static int completeAll(int count, MPI_Request requests[], Claim &claim, MPI_Stat
   for (int i = 0; i < count; ++i) {
     if (!claim.ours(i)) continue;
     if (rc == MPI_ERR_IN_STATUS && st[i].MPI_ERROR == MPI_ERR_PENDING) continue;
-    const bool arrived = rc == MPI_SUCCESS || (rc == MPI_ERR_IN_STATUS && st[i].MPI_ERROR == MPI_SUCCESS);
-    c.add(claim, i, st[i], &requests[i], arrived);
+    c.add(claim, i, st[i], &requests[i], rc == MPI_ERR_IN_STATUS ? st[i].MPI_ERROR : rc);
   }
   return firstError(rc, c.finish());
 }
@@ -341,7 +342,7 @@ int waitany(int count, MPI_Request requests[], int *index, MPI_Status *status) {
   MPI_Status *st = cleared(status == MPI_STATUS_IGNORE ? &local : status);
   int rc = PMPI_Waitany(count, requests, index, st);
   if (*index == MPI_UNDEFINED || !claim.ours(*index)) return rc;
-  return firstError(rc, complete(claim, *index, *st, &requests[*index], rc == MPI_SUCCESS));
+  return firstError(rc, complete(claim, *index, *st, &requests[*index], rc));
 }
 
 int testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status) {
@@ -354,7 +355,7 @@ int testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status
   MPI_Status *st = cleared(status == MPI_STATUS_IGNORE ? &local : status);
   int rc = PMPI_Testany(count, requests, index, flag, st);
   if (!*flag || *index == MPI_UNDEFINED || !claim.ours(*index)) return rc;
-  return firstError(rc, complete(claim, *index, *st, &requests[*index], rc == MPI_SUCCESS));
+  return firstError(rc, complete(claim, *index, *st, &requests[*index], rc));
 }
 
 static int someCommon(bool isWait, int incount, MPI_Request requests[], int *outcount,
@@ -378,8 +379,7 @@ static int someCommon(bool isWait, int incount, MPI_Request requests[], int *out
     int i = indices[k];
     if (!claim.ours(i)) continue;
     if (rc == MPI_ERR_IN_STATUS && st[k].MPI_ERROR == MPI_ERR_PENDING) continue;
-    const bool arrived = rc == MPI_SUCCESS || (rc == MPI_ERR_IN_STATUS && st[k].MPI_ERROR == MPI_SUCCESS);
-    c.add(claim, i, st[k], &requests[i], arrived);
+    c.add(claim, i, st[k], &requests[i], rc == MPI_ERR_IN_STATUS ? st[k].MPI_ERROR : rc);
   }
   return firstError(rc, c.finish());
 }
