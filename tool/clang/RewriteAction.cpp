@@ -93,8 +93,23 @@ std::string quoteForLine(StringRef name) {
 
 class RewriteConsumer : public ASTConsumer {
 public:
-  RewriteConsumer(RewriteOptions opts, RewriteResult &result, const Preprocessor &pp)
-      : opts_(opts), result_(result), pp_(pp) {}
+  RewriteConsumer(RewriteOptions opts, RewriteResult &result, const Preprocessor &pp,
+                  std::string spelledName)
+      : opts_(opts), result_(result), pp_(pp), spelledName_(std::move(spelledName)) {}
+
+  /// `#line N "F"` such that the next line of the file keeps its presumed line and file name
+  /// (what __LINE__ and __FILE__ give there under the user's compiler): N and F are those of
+  /// `loc`'s line plus one. The main file's own name (no #line of the user's before it) becomes
+  /// the name the file was given by, not the absolute path the tool parsed it under.
+  std::string lineDirective(const SourceManager &sm, SourceLocation loc, unsigned plus) const {
+    PresumedLoc p = sm.getPresumedLoc(loc);
+    std::string file = p.isValid() ? p.getFilename() : "";
+    unsigned line = p.isValid() ? p.getLine() + plus : plus;
+    OptionalFileEntryRef main = sm.getFileEntryRefForID(sm.getMainFileID());
+    if (!spelledName_.empty() && main && file == main->getName())
+      file = spelledName_;
+    return "#line " + std::to_string(line) + " " + quoteForLine(file);
+  }
 
   void HandleTranslationUnit(ASTContext &ctx) override {
     DiagnosticsEngine &diags = ctx.getDiagnostics();
@@ -128,22 +143,18 @@ public:
           return;
         }
     // The include and the plans go after the line that includes mpi.h, then #line.
-    llvm::SmallString<256> absName(sm.getFileEntryRefForID(main)->getName());
-    sm.getFileManager().makeAbsolutePath(absName);
-    std::string file = absName.str().str();
     std::string block;
     unsigned offset = 0;
     if (analysis.includeAnchor.isValid()) {
       unsigned anchor = sm.getFileOffset(sm.getExpansionLoc(analysis.includeAnchor));
       size_t eol = original.find('\n', anchor);
       offset = eol == StringRef::npos ? original.size() : eol;
-      unsigned line = sm.getLineNumber(main, anchor);
       block = "\n#include <tempi/tempi.h>\n";
       for (const StridedBlock &s : analysis.shapes)
         block += codegen::planDefinition(s) + "\n";
       for (const Analysis::PlanArray &p : analysis.planArrays)
         block += codegen::planArrayDefinition(p.symbol, p.entries) + "\n";
-      block += "#line " + std::to_string(line + 1) + " " + quoteForLine(file);
+      block += lineDirective(sm, sm.getComposedLoc(main, anchor), 1);
       if (eol == StringRef::npos)
         block += "\n";
     } else {
@@ -152,7 +163,7 @@ public:
         block += codegen::planDefinition(s) + "\n";
       for (const Analysis::PlanArray &p : analysis.planArrays)
         block += codegen::planArrayDefinition(p.symbol, p.entries) + "\n";
-      block += "#line 1 " + quoteForLine(file) + "\n";
+      block += lineDirective(sm, sm.getLocForStartOfFile(main), 0) + "\n";
     }
     std::string repPath = edits->front().replacements.front().getFilePath().str();
     if (llvm::Error err = reps.add(tooling::Replacement(repPath, offset, 0, block))) {
@@ -177,6 +188,7 @@ private:
   RewriteOptions opts_;
   RewriteResult &result_;
   const Preprocessor &pp_;
+  std::string spelledName_;
 };
 
 class RewriteFrontendAction : public ASTFrontendAction {
@@ -188,7 +200,16 @@ public:
     ci.getFileManager().makeAbsolutePath(abs);
     RewriteResult &r = results_[abs.str().str()];
     r = RewriteResult{};
-    return std::make_unique<RewriteConsumer>(opts_, r, ci.getPreprocessor());
+    std::string spelled;
+    for (const std::string &s : opts_.spelledSources) {
+      llvm::SmallString<256> a(s);
+      llvm::sys::fs::make_absolute(a);
+      if (a == abs || llvm::sys::fs::equivalent(a, abs)) {
+        spelled = s;
+        break;
+      }
+    }
+    return std::make_unique<RewriteConsumer>(opts_, r, ci.getPreprocessor(), spelled);
   }
 
 private:
