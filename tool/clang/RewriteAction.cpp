@@ -94,8 +94,9 @@ std::string quoteForLine(StringRef name) {
 class RewriteConsumer : public ASTConsumer {
 public:
   RewriteConsumer(RewriteOptions opts, RewriteResult &result, const Preprocessor &pp,
-                  std::string spelledName)
-      : opts_(opts), result_(result), pp_(pp), spelledName_(std::move(spelledName)) {}
+                  std::string spelledName, const UnexpandedMacroArgs *unexpanded)
+      : opts_(opts), result_(result), pp_(pp), spelledName_(std::move(spelledName)),
+        unexpanded_(unexpanded) {}
 
   /// `#line N "F"` such that the next line of the file keeps its presumed line and file name
   /// (what __LINE__ and __FILE__ give there under the user's compiler): N and F are those of
@@ -118,7 +119,7 @@ public:
     SourceManager &sm = ctx.getSourceManager();
     FileID main = sm.getMainFileID();
     StringRef original = sm.getBufferData(main);
-    Analysis analysis = analyze(ctx, &pp_);
+    Analysis analysis = analyze(ctx, &pp_, unexpanded_);
     llvm::Expected<std::vector<SiteEdit>> edits = collectEdits(ctx, analysis);
     unsigned errId = diags.getCustomDiagID(DiagnosticsEngine::Error, "%0");
     if (!edits) {
@@ -189,6 +190,7 @@ private:
   RewriteResult &result_;
   const Preprocessor &pp_;
   std::string spelledName_;
+  const UnexpandedMacroArgs *unexpanded_; ///< owned by the preprocessor
 };
 
 class RewriteFrontendAction : public ASTFrontendAction {
@@ -209,7 +211,10 @@ public:
         break;
       }
     }
-    return std::make_unique<RewriteConsumer>(opts_, r, ci.getPreprocessor(), spelled);
+    auto unexpanded = std::make_unique<UnexpandedMacroArgs>(ci.getSourceManager());
+    const UnexpandedMacroArgs *uses = unexpanded.get();
+    ci.getPreprocessor().addPPCallbacks(std::move(unexpanded));
+    return std::make_unique<RewriteConsumer>(opts_, r, ci.getPreprocessor(), spelled, uses);
   }
 
 private:
