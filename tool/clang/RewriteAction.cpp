@@ -297,6 +297,17 @@ tooling::ArgumentsAdjuster tempiArgumentsAdjuster() {
         continue; // consumed by the driver
       out.push_back(args[i]);
     }
+    // The tool analyses; the user's compiler compiles. Code that compiler accepts must not stop
+    // the analysis, so no warning is an error here (-Werror in the user's flags is for their
+    // compiler), nor are the diagnostics that clang makes errors by default but gcc only warns
+    // about (older C: implicit declarations, implicit int, int <-> pointer, mismatched function
+    // pointers, `return;` in a non-void function). After the user's flags, so they win.
+    for (const char *f : {"-Wno-error", "-Wno-error=implicit-function-declaration",
+                          "-Wno-error=implicit-int", "-Wno-error=int-conversion",
+                          "-Wno-error=incompatible-function-pointer-types",
+                          "-Wno-error=incompatible-pointer-types", "-Wno-error=return-mismatch",
+                          "-Wno-error=return-type"})
+      out.push_back(f);
     return out;
   };
 }

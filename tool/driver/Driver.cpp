@@ -169,6 +169,24 @@ std::string firstLine(const std::string &text) {
   return text.substr(b, text.find('\n', b) - b);
 }
 
+/// The first line of a compiler's output that reports an error (`file:1:2: error: ...`,
+/// `fatal error: ...`), else the first line: a warning printed before the error is not why the
+/// step failed.
+std::string firstErrorLine(const std::string &text) {
+  for (size_t b = 0; b < text.size();) {
+    size_t e = text.find('\n', b);
+    std::string line = text.substr(b, e == std::string::npos ? std::string::npos : e - b);
+    if (line.find(": error:") != std::string::npos ||
+        line.find(": fatal error:") != std::string::npos || line.rfind("error:", 0) == 0 ||
+        line.rfind("fatal error:", 0) == 0)
+      return line.substr(line.find_first_not_of(" \t\r"));
+    if (e == std::string::npos)
+      break;
+    b = e + 1;
+  }
+  return firstLine(text);
+}
+
 void removeTree(const std::string &path) {
   if (DIR *d = opendir(path.c_str())) {
     while (dirent *e = readdir(d)) {
@@ -663,7 +681,7 @@ void Pipeline::analyze(SourceState &s, size_t ordinal) {
     std::string why = !r.error.empty() ? r.error
                       : r.exitCode != 0 ? "exit code " + std::to_string(r.exitCode)
                                         : "no output file";
-    std::string line = firstLine(r.output);
+    std::string line = firstErrorLine(r.output);
     fail(s, "tempi-rewrite failed on " + s.original + " (" + why + (line.empty() ? "" : ": " + line) + ")",
          r.output);
     return;
@@ -739,7 +757,7 @@ void Pipeline::finishKernels(SourceState &s) {
   RunResult r = finishProgram(s.nvccRun);
   std::string out = r.output + (r.error.empty() ? "" : r.error + "\n");
   if (r.exitCode != 0 || !r.error.empty() || !fileExists(s.nvccObject)) {
-    std::string line = firstLine(out);
+    std::string line = firstErrorLine(out);
     fail(s, "nvcc failed on the kernels generated for " + s.original + " (exit code " +
                 std::to_string(r.exitCode) + (line.empty() ? "" : ": " + line) + ")",
          out);
