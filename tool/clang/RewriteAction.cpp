@@ -143,7 +143,10 @@ public:
           result_.ok = false;
           return;
         }
-    // The include and the plans go after the line that includes mpi.h, then #line.
+    // The include and the plans go after the line that includes mpi.h, then #line. The plans
+    // compile with the user's flags: a null pointer is `nullptr` in C++11 and later (`0` trips
+    // -Wzero-as-null-pointer-constant there), `0` in C and older C++.
+    const char *null = ctx.getLangOpts().CPlusPlus11 ? "nullptr" : "0";
     std::string block;
     unsigned offset = 0;
     if (analysis.includeAnchor.isValid()) {
@@ -152,18 +155,18 @@ public:
       offset = eol == StringRef::npos ? original.size() : eol;
       block = "\n#include <tempi/tempi.h>\n";
       for (const StridedBlock &s : analysis.shapes)
-        block += codegen::planDefinition(s) + "\n";
+        block += codegen::planDefinition(s, null) + "\n";
       for (const Analysis::PlanArray &p : analysis.planArrays)
-        block += codegen::planArrayDefinition(p.symbol, p.entries) + "\n";
+        block += codegen::planArrayDefinition(p.symbol, p.entries, null) + "\n";
       block += lineDirective(sm, sm.getComposedLoc(main, anchor), 1);
       if (eol == StringRef::npos)
         block += "\n";
     } else {
       block = "#include <tempi/tempi.h>\n";
       for (const StridedBlock &s : analysis.shapes)
-        block += codegen::planDefinition(s) + "\n";
+        block += codegen::planDefinition(s, null) + "\n";
       for (const Analysis::PlanArray &p : analysis.planArrays)
-        block += codegen::planArrayDefinition(p.symbol, p.entries) + "\n";
+        block += codegen::planArrayDefinition(p.symbol, p.entries, null) + "\n";
       block += lineDirective(sm, sm.getLocForStartOfFile(main), 0) + "\n";
     }
     std::string repPath = edits->front().replacements.front().getFilePath().str();
