@@ -103,9 +103,9 @@ void others(MPI_Datatype u) {
 // The plans and one array per distinct list, between the include and the #line that keeps the
 // line numbers.
 // CHECK: {{^}}#include <tempi/tempi.h>
-// CHECK: {{^}}static const tempi_static_plan *const tempi_gen_plans_0[3] = {&[[A:tempi_gen_plan_[0-9a-f]+]], &[[T:tempi_gen_plan_[0-9a-f]+]], (const tempi_static_plan *)0};
+// CHECK: {{^}}static const tempi_static_plan *const tempi_gen_plans_0[3] = {&[[A:tempi_gen_plan_[0-9a-f]+]], &[[T:tempi_gen_plan_[0-9a-f]+]], 0};
 // CHECK-NEXT: {{^}}static const tempi_static_plan *const tempi_gen_plans_1[3] = {&[[T]], &[[A]], &tempi_gen_plan_{{[0-9a-f]+}}};
-// CHECK-NEXT: {{^}}static const tempi_static_plan *const tempi_gen_plans_2[3] = {(const tempi_static_plan *)0, &[[T]], (const tempi_static_plan *)0};
+// CHECK-NEXT: {{^}}static const tempi_static_plan *const tempi_gen_plans_2[3] = {0, &[[T]], 0};
 // CHECK-NEXT: {{^}}#line 12 "
 // CHECK-LABEL: void proven(void) {
 // CHECK: {{^}}  tempi_Alltoallw(a, counts, displs, send, b, counts, displs, recv, MPI_COMM_WORLD, tempi_gen_plans_0, tempi_gen_plans_1);

@@ -1,4 +1,6 @@
-// C++: a send inside an MPI_CHECK macro that prints and calls MPI_Abort on failure is deferred.
+// C++: a send inside an MPI_CHECK macro that prints and calls MPI_Abort on failure is deferred
+// (the macro prints __LINE__, not #call: a stringified call is not rewritten at all, see
+// reason-macro-stringified.c).
 // One that throws on failure is not (the exception leaves the function before any flush), nor is
 // one followed by the destructor of an object whose destructor the tool cannot see.
 // RUN: cp %s %t.cpp
@@ -15,7 +17,7 @@
   do {                                                                                             \
     int rc_ = (call);                                                                              \
     if (rc_ != MPI_SUCCESS) {                                                                      \
-      std::fprintf(stderr, "%s failed: %d\n", #call, rc_);                                         \
+      std::fprintf(stderr, "line %d failed: %d\n", __LINE__, rc_);                                \
       MPI_Abort(MPI_COMM_WORLD, rc_);                                                              \
     }                                                                                              \
   } while (0)

@@ -61,7 +61,7 @@ void freed(MPI_Comm graph) {
   MPI_Neighbor_alltoallw(a, counts, displs, types, b, counts, displs, types, graph);
 // REMARK: .c:[[@LINE-1]]:{{[0-9]+}}: remark: datatype 'types' of MPI_Neighbor_alltoallw is left to the runtime: 'types[1]' is freed on line [[@LINE-2]] before this use
 }
-// CHECK: {{^}}static const tempi_static_plan *const tempi_gen_plans_0[2] = {&tempi_gen_plan_{{[0-9a-f]+}}, (const tempi_static_plan *)0};
+// CHECK: {{^}}static const tempi_static_plan *const tempi_gen_plans_0[2] = {&tempi_gen_plan_{{[0-9a-f]+}}, 0};
 // CHECK-NOT: tempi_gen_plans_1
 // CHECK-LABEL: void halo(MPI_Comm graph) {
 // CHECK: {{^}}  tempi_Neighbor_alltoallw(a, counts, displs, send, b, counts, displs, recv, graph, tempi_gen_plans_0, tempi_gen_plans_0);

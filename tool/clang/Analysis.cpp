@@ -15,6 +15,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "clang/Lex/MacroArgs.h"
 #include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/Transformer/SourceCode.h"
@@ -164,7 +165,63 @@ long mpiVersionOf(const Preprocessor &pp) {
   return v;
 }
 
-Analysis analyze(ASTContext &ctx, const Preprocessor *pp) {
+void UnexpandedMacroArgs::MacroExpands(const Token &nameTok, const MacroDefinition &md, SourceRange,
+                                       const MacroArgs *args) {
+  const MacroInfo *mi = md.getMacroInfo();
+  if (!mi || !args || !mi->isFunctionLike() || mi->getNumParams() == 0)
+    return;
+  auto [it, fresh] = params_.try_emplace(mi);
+  if (fresh) {
+    ArrayRef<Token> body = mi->tokens();
+    auto paramAt = [&](size_t i, bool pasted) {
+      if (i >= body.size() || !body[i].getIdentifierInfo())
+        return;
+      int k = mi->getParameterNum(body[i].getIdentifierInfo());
+      if (k >= 0)
+        it->second.emplace_back(static_cast<unsigned>(k), pasted);
+    };
+    for (size_t i = 0; i < body.size(); ++i) {
+      if (body[i].isOneOf(tok::hash, tok::hashat))
+        paramAt(i + 1, false);
+      else if (body[i].is(tok::hashhash)) {
+        if (i > 0)
+          paramAt(i - 1, true);
+        paramAt(i + 1, true);
+      }
+    }
+  }
+  for (auto [k, pasted] : it->second) {
+    if (k >= args->getNumMacroArguments())
+      continue;
+    SourceLocation first, last;
+    for (const Token *t = args->getUnexpArgument(k); t && t->isNot(tok::eof); ++t) {
+      SourceLocation at = sm_.getSpellingLoc(t->getLocation());
+      if (!first.isValid())
+        first = at;
+      last = at;
+    }
+    if (!first.isValid() || sm_.getFileID(first) != sm_.getFileID(last))
+      continue;
+    const IdentifierInfo *name = mi->params()[k];
+    const IdentifierInfo *macro = nameTok.getIdentifierInfo();
+    uses_.push_back({first, last, macro ? macro->getName().str() : "",
+                     name ? name->getName().str() : "", pasted});
+  }
+}
+
+const UnexpandedMacroArgs::Use *UnexpandedMacroArgs::find(SourceLocation spelling) const {
+  if (!spelling.isValid())
+    return nullptr;
+  FileID f = sm_.getFileID(spelling);
+  unsigned off = sm_.getFileOffset(spelling);
+  for (const Use &u : uses_)
+    if (sm_.getFileID(u.begin) == f && sm_.getFileOffset(u.begin) <= off &&
+        off <= sm_.getFileOffset(u.end))
+      return &u;
+  return nullptr;
+}
+
+Analysis analyze(ASTContext &ctx, const Preprocessor *pp, const UnexpandedMacroArgs *unexpanded) {
   Analysis out;
   // The MPI header's MPI_VERSION. Unknown without a preprocessor, or when it is not one number:
   // then the large-count calls are rewritten (a header that declares them is an MPI-4 one).
@@ -236,6 +293,22 @@ Analysis analyze(ASTContext &ctx, const Preprocessor *pp) {
       StringRef macro = Lexer::getImmediateMacroName(call->getBeginLoc(), sm, lo);
       site.siteWhy = {"the call is spelled inside the definition of macro '" + macro.str() + "'",
                       call->getBeginLoc()};
+    }
+    // A call whose edited tokens (its name, its closing parenthesis) are spelled in a macro
+    // argument that the macro also stringifies or pastes: the program would see the rewritten
+    // text (`TRACE(MPI_Send(...))` printing "tempi_Send(..., &tempi_gen_plan_...)").
+    if (unexpanded && site.siteWhy.reason.empty()) {
+      const UnexpandedMacroArgs::Use *u =
+          unexpanded->find(sm.getSpellingLoc(call->getCallee()->getExprLoc()));
+      if (!u)
+        u = unexpanded->find(sm.getSpellingLoc(rp));
+      if (u) {
+        site.siteWhy = {"the call is in the argument '" + u->param + "' of macro '" + u->macro +
+                            "', which " + (u->pasted ? "pastes it (" : "stringifies it (#") +
+                            u->param + (u->pasted ? " with ##)" : ")") +
+                            "; rewriting the call would change that text",
+                        call->getBeginLoc()};
+      }
     }
     for (int idx : spec->datatypeArgs) {
       if (static_cast<unsigned>(idx) >= call->getNumArgs())

@@ -18,6 +18,8 @@
 #include "passes/TypeExpr.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/MacroInfo.h"
 
 #include <map>
 #include <optional>
@@ -104,10 +106,38 @@ struct Analysis {
   const CallSite *siteFor(const clang::CallExpr *c) const;
 };
 
+/// Records, while the preprocessor runs (register it before parsing), where the arguments of
+/// function-like macro invocations are used as written rather than expanded: operands of `#`
+/// (stringified) and `##` (pasted). A call spelled in such an argument also reaches the program
+/// as text (`#define TRACE(c) do { puts(#c); c; } while (0)`), and rewriting it would change the
+/// text the program prints.
+class UnexpandedMacroArgs : public clang::PPCallbacks {
+public:
+  explicit UnexpandedMacroArgs(const clang::SourceManager &sm) : sm_(sm) {}
+  void MacroExpands(const clang::Token &name, const clang::MacroDefinition &md,
+                    clang::SourceRange range, const clang::MacroArgs *args) override;
+  struct Use {
+    clang::SourceLocation begin, end; ///< spelling locations of the argument's first, last token
+    std::string macro, param;
+    bool pasted = false;              ///< ## rather than #
+  };
+  /// The first recorded use (outermost macro first) whose argument holds the spelling location.
+  const Use *find(clang::SourceLocation spelling) const;
+
+private:
+  const clang::SourceManager &sm_;
+  /// Per macro definition: (parameter index, pasted) of each parameter used unexpanded.
+  std::map<const clang::MacroInfo *, std::vector<std::pair<unsigned, bool>>> params_;
+  std::vector<Use> uses_;
+};
+
 /// Analyses every function body of the translation unit (template instantiations included).
 /// With the preprocessor, the `_c` large-count calls are left alone (with a remark) when the MPI
 /// header's MPI_VERSION is below 4 or undefined, since tempi.h then declares no tempi_X_c.
-Analysis analyze(clang::ASTContext &ctx, const clang::Preprocessor *pp = nullptr);
+/// With `unexpanded`, a call spelled in a macro argument that the macro stringifies or pastes
+/// is left unchanged (with a remark).
+Analysis analyze(clang::ASTContext &ctx, const clang::Preprocessor *pp = nullptr,
+                 const UnexpandedMacroArgs *unexpanded = nullptr);
 
 /// The MPI header's MPI_VERSION, kMpiVersionUndefined, or kMpiVersionUnknown (not one number).
 constexpr long kMpiVersionUndefined = -1;

@@ -25,9 +25,20 @@ std::string nameOf(const DeclContext *dc) {
   return "its function";
 }
 
+/// A function's name for a remark. A conversion function's DeclarationName holds the canonical
+/// type ('operator int' for MPICH's MPI_Datatype); its declared return type keeps the user's
+/// spelling ('operator MPI_Datatype').
+std::string functionName(const FunctionDecl *fd) {
+  if (const auto *conv = dyn_cast<CXXConversionDecl>(fd)) {
+    PrintingPolicy pp(fd->getASTContext().getLangOpts());
+    return "operator " + conv->getConversionType().getAsString(pp);
+  }
+  return fd->getNameAsString();
+}
+
 std::string calleeName(const CallExpr *c) {
   if (const FunctionDecl *fd = c->getDirectCallee())
-    return fd->getNameAsString();
+    return functionName(fd);
   return "";
 }
 
@@ -178,7 +189,7 @@ TypeExprPtr DatatypeResolver::fromHelperCall(const CallExpr *call, Point at, Unr
   SourceLocation loc = call->getBeginLoc();
   const FunctionDecl *callee = call->getDirectCallee();
   if (!callee || !callee->getIdentifier()) {
-    why = {callee ? "the datatype is returned by a call to '" + callee->getNameAsString() + "'"
+    why = {callee ? "the datatype is returned by a call to '" + functionName(callee) + "'"
                   : std::string("the datatype is returned by an indirect call"),
            loc};
     return nullptr;

@@ -93,8 +93,24 @@ std::string quoteForLine(StringRef name) {
 
 class RewriteConsumer : public ASTConsumer {
 public:
-  RewriteConsumer(RewriteOptions opts, RewriteResult &result, const Preprocessor &pp)
-      : opts_(opts), result_(result), pp_(pp) {}
+  RewriteConsumer(RewriteOptions opts, RewriteResult &result, const Preprocessor &pp,
+                  std::string spelledName, const UnexpandedMacroArgs *unexpanded)
+      : opts_(opts), result_(result), pp_(pp), spelledName_(std::move(spelledName)),
+        unexpanded_(unexpanded) {}
+
+  /// `#line N "F"` such that the next line of the file keeps its presumed line and file name
+  /// (what __LINE__ and __FILE__ give there under the user's compiler): N and F are those of
+  /// `loc`'s line plus one. The main file's own name (no #line of the user's before it) becomes
+  /// the name the file was given by, not the absolute path the tool parsed it under.
+  std::string lineDirective(const SourceManager &sm, SourceLocation loc, unsigned plus) const {
+    PresumedLoc p = sm.getPresumedLoc(loc);
+    std::string file = p.isValid() ? p.getFilename() : "";
+    unsigned line = p.isValid() ? p.getLine() + plus : plus;
+    OptionalFileEntryRef main = sm.getFileEntryRefForID(sm.getMainFileID());
+    if (!spelledName_.empty() && main && file == main->getName())
+      file = spelledName_;
+    return "#line " + std::to_string(line) + " " + quoteForLine(file);
+  }
 
   void HandleTranslationUnit(ASTContext &ctx) override {
     DiagnosticsEngine &diags = ctx.getDiagnostics();
@@ -103,7 +119,7 @@ public:
     SourceManager &sm = ctx.getSourceManager();
     FileID main = sm.getMainFileID();
     StringRef original = sm.getBufferData(main);
-    Analysis analysis = analyze(ctx, &pp_);
+    Analysis analysis = analyze(ctx, &pp_, unexpanded_);
     llvm::Expected<std::vector<SiteEdit>> edits = collectEdits(ctx, analysis);
     unsigned errId = diags.getCustomDiagID(DiagnosticsEngine::Error, "%0");
     if (!edits) {
@@ -127,32 +143,31 @@ public:
           result_.ok = false;
           return;
         }
-    // The include and the plans go after the line that includes mpi.h, then #line.
-    llvm::SmallString<256> absName(sm.getFileEntryRefForID(main)->getName());
-    sm.getFileManager().makeAbsolutePath(absName);
-    std::string file = absName.str().str();
+    // The include and the plans go after the line that includes mpi.h, then #line. The plans
+    // compile with the user's flags: a null pointer is `nullptr` in C++11 and later (`0` trips
+    // -Wzero-as-null-pointer-constant there), `0` in C and older C++.
+    const char *null = ctx.getLangOpts().CPlusPlus11 ? "nullptr" : "0";
     std::string block;
     unsigned offset = 0;
     if (analysis.includeAnchor.isValid()) {
       unsigned anchor = sm.getFileOffset(sm.getExpansionLoc(analysis.includeAnchor));
       size_t eol = original.find('\n', anchor);
       offset = eol == StringRef::npos ? original.size() : eol;
-      unsigned line = sm.getLineNumber(main, anchor);
       block = "\n#include <tempi/tempi.h>\n";
       for (const StridedBlock &s : analysis.shapes)
-        block += codegen::planDefinition(s) + "\n";
+        block += codegen::planDefinition(s, null) + "\n";
       for (const Analysis::PlanArray &p : analysis.planArrays)
-        block += codegen::planArrayDefinition(p.symbol, p.entries) + "\n";
-      block += "#line " + std::to_string(line + 1) + " " + quoteForLine(file);
+        block += codegen::planArrayDefinition(p.symbol, p.entries, null) + "\n";
+      block += lineDirective(sm, sm.getComposedLoc(main, anchor), 1);
       if (eol == StringRef::npos)
         block += "\n";
     } else {
       block = "#include <tempi/tempi.h>\n";
       for (const StridedBlock &s : analysis.shapes)
-        block += codegen::planDefinition(s) + "\n";
+        block += codegen::planDefinition(s, null) + "\n";
       for (const Analysis::PlanArray &p : analysis.planArrays)
-        block += codegen::planArrayDefinition(p.symbol, p.entries) + "\n";
-      block += "#line 1 " + quoteForLine(file) + "\n";
+        block += codegen::planArrayDefinition(p.symbol, p.entries, null) + "\n";
+      block += lineDirective(sm, sm.getLocForStartOfFile(main), 0) + "\n";
     }
     std::string repPath = edits->front().replacements.front().getFilePath().str();
     if (llvm::Error err = reps.add(tooling::Replacement(repPath, offset, 0, block))) {
@@ -177,6 +192,8 @@ private:
   RewriteOptions opts_;
   RewriteResult &result_;
   const Preprocessor &pp_;
+  std::string spelledName_;
+  const UnexpandedMacroArgs *unexpanded_; ///< owned by the preprocessor
 };
 
 class RewriteFrontendAction : public ASTFrontendAction {
@@ -188,7 +205,19 @@ public:
     ci.getFileManager().makeAbsolutePath(abs);
     RewriteResult &r = results_[abs.str().str()];
     r = RewriteResult{};
-    return std::make_unique<RewriteConsumer>(opts_, r, ci.getPreprocessor());
+    std::string spelled;
+    for (const std::string &s : opts_.spelledSources) {
+      llvm::SmallString<256> a(s);
+      llvm::sys::fs::make_absolute(a);
+      if (a == abs || llvm::sys::fs::equivalent(a, abs)) {
+        spelled = s;
+        break;
+      }
+    }
+    auto unexpanded = std::make_unique<UnexpandedMacroArgs>(ci.getSourceManager());
+    const UnexpandedMacroArgs *uses = unexpanded.get();
+    ci.getPreprocessor().addPPCallbacks(std::move(unexpanded));
+    return std::make_unique<RewriteConsumer>(opts_, r, ci.getPreprocessor(), spelled, uses);
   }
 
 private:
@@ -271,6 +300,17 @@ tooling::ArgumentsAdjuster tempiArgumentsAdjuster() {
         continue; // consumed by the driver
       out.push_back(args[i]);
     }
+    // The tool analyses; the user's compiler compiles. Code that compiler accepts must not stop
+    // the analysis, so no warning is an error here (-Werror in the user's flags is for their
+    // compiler), nor are the diagnostics that clang makes errors by default but gcc only warns
+    // about (older C: implicit declarations, implicit int, int <-> pointer, mismatched function
+    // pointers, `return;` in a non-void function). After the user's flags, so they win.
+    for (const char *f : {"-Wno-error", "-Wno-error=implicit-function-declaration",
+                          "-Wno-error=implicit-int", "-Wno-error=int-conversion",
+                          "-Wno-error=incompatible-function-pointer-types",
+                          "-Wno-error=incompatible-pointer-types", "-Wno-error=return-mismatch",
+                          "-Wno-error=return-type"})
+      out.push_back(f);
     return out;
   };
 }

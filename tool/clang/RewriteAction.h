@@ -19,6 +19,10 @@ namespace tempi::frontend {
 
 struct RewriteOptions {
   bool explain = false; ///< remarks for every datatype argument (rewritten or not)
+  /// The inputs as spelled on the command line. ClangTool parses each by its absolute path, so
+  /// __FILE__ in the tool's parse is absolute; the `#line` after the plans names the spelling
+  /// given here instead, which is what __FILE__ is when the user's compiler gets the same name.
+  std::vector<std::string> spelledSources;
 };
 
 /// What the action produced for one main file.

@@ -87,6 +87,7 @@ int main(int argc, const char **argv) {
   std::map<std::string, tempi::frontend::RewriteResult> results;
   tempi::frontend::RewriteOptions opts;
   opts.explain = explain || rtempi || remarkFlag;
+  opts.spelledSources = sources;
   int rc = tool.run(tempi::frontend::newRewriteActionFactory(opts, results).get());
 
   // Results are keyed by absolute path.

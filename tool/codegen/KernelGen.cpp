@@ -45,6 +45,17 @@ std::string int64Literal(int64_t v) {
   return s;
 }
 
+/// The same value in a plan initializer, which is compiled with the user's flags: no `LL`
+/// suffix, which `-std=c89 -pedantic-errors` and `-Wlong-long -Werror` reject ("use of C99 long
+/// long integer constant"), but stdint.h's INT64_C (tempi.h includes it; `L` on LP64).
+std::string planInt64(int64_t v) {
+  if (v == std::numeric_limits<int64_t>::min())
+    return "(-INT64_C(9223372036854775807) - 1)";
+  if (v > std::numeric_limits<int32_t>::max() || v < std::numeric_limits<int32_t>::min())
+    return "INT64_C(" + std::to_string(v) + ")";
+  return std::to_string(v);
+}
+
 /// A C string literal holding `text` (printStrided output is plain ASCII; escape anyway).
 std::string cString(const std::string &text) {
   std::string out = "\"";
@@ -70,7 +81,7 @@ std::string braceList(const std::vector<StridedBlock::Dim> &dims, bool counts) {
   for (size_t i = 0; i < dims.size(); ++i) {
     if (i)
       s += ", ";
-    s += int64Literal(counts ? dims[i].count : dims[i].stride);
+    s += planInt64(counts ? dims[i].count : dims[i].stride);
   }
   return s + "}";
 }
@@ -99,34 +110,35 @@ std::string planSymbol(const StridedBlock &shape) {
   return "tempi_gen_plan_" + hex16(shapeKey(shape));
 }
 
-std::string planDefinition(const StridedBlock &shape) {
+std::string planDefinition(const StridedBlock &shape, std::string_view nullPointer) {
   if (!fitsPlan(shape))
     return "";
   const KernelPlan plan = makePlan(shape);
   std::string s = "static tempi_static_plan " + planSymbol(shape) + " = {";
   s += std::to_string(kPlanAbiVersion) + ", ";
-  s += "0x" + hex16(shapeKey(shape)) + "ULL, ";
-  s += int64Literal(shape.start) + ", ";
-  s += int64Literal(shape.bytes) + ", ";
+  s += "UINT64_C(0x" + hex16(shapeKey(shape)) + "), ";
+  s += planInt64(shape.start) + ", ";
+  s += planInt64(shape.bytes) + ", ";
   s += std::to_string(shape.dims.size()) + ", ";
   s += braceList(shape.dims, true) + ", ";
   s += braceList(shape.dims, false) + ", ";
-  s += int64Literal(shape.extent) + ", ";
-  s += int64Literal(shape.lb) + ", ";
-  s += int64Literal(shape.size()) + ", ";
+  s += planInt64(shape.extent) + ", ";
+  s += planInt64(shape.lb) + ", ";
+  s += planInt64(shape.size()) + ", ";
   s += std::to_string(plan.wordSize) + ", ";
   s += cString(printStrided(shape)) + ", ";
-  s += "0};";
+  s += std::string(nullPointer) + "};";
   return s;
 }
 
 std::string planArrayDefinition(const std::string &symbol,
-                                const std::vector<std::string> &planSymbols) {
+                                const std::vector<std::string> &planSymbols,
+                                std::string_view nullPointer) {
   std::string s = "static const tempi_static_plan *const " + symbol + "[" +
                   std::to_string(planSymbols.size()) + "] = {";
   for (size_t i = 0; i < planSymbols.size(); ++i) {
     s += i ? ", " : "";
-    s += planSymbols[i].empty() ? "(const tempi_static_plan *)0" : "&" + planSymbols[i];
+    s += planSymbols[i].empty() ? std::string(nullPointer) : "&" + planSymbols[i];
   }
   return s + "};";
 }

@@ -103,7 +103,13 @@ private:
   // Helpers.
   bool fail(SourceState &s, const std::string &what, const std::string &details);
   int runStep(const std::vector<std::string> &argv, bool capture, std::string *output);
-  int runWrapper(const std::vector<std::string> &args, bool capture, std::string *output);
+  int runWrapper(const std::vector<std::string> &args, bool capture, std::string *output,
+                 const std::string &stdinPath = "");
+  /// The compile of the rewritten `s` (see the definition); `stdinPath` is set when the
+  /// rewritten text is to be read from standard input.
+  std::vector<std::string> rewrittenCompileArgs(const SourceState &s,
+                                                std::vector<std::string> userArgs,
+                                                std::string &stdinPath) const;
   std::vector<std::string> mpiFrontEndFlags();
   std::vector<std::string> tempiLinkFlags(bool withCuda) const;
   bool inputsUseTempi(bool &withCuda) const;
@@ -161,6 +167,24 @@ std::string firstLine(const std::string &text) {
   if (b == std::string::npos)
     return "";
   return text.substr(b, text.find('\n', b) - b);
+}
+
+/// The first line of a compiler's output that reports an error (`file:1:2: error: ...`,
+/// `fatal error: ...`), else the first line: a warning printed before the error is not why the
+/// step failed.
+std::string firstErrorLine(const std::string &text) {
+  for (size_t b = 0; b < text.size();) {
+    size_t e = text.find('\n', b);
+    std::string line = text.substr(b, e == std::string::npos ? std::string::npos : e - b);
+    if (line.find(": error:") != std::string::npos ||
+        line.find(": fatal error:") != std::string::npos || line.rfind("error:", 0) == 0 ||
+        line.rfind("fatal error:", 0) == 0)
+      return line.substr(line.find_first_not_of(" \t\r"));
+    if (e == std::string::npos)
+      break;
+    b = e + 1;
+  }
+  return firstLine(text);
 }
 
 void removeTree(const std::string &path) {
@@ -334,20 +358,23 @@ int Pipeline::runStep(const std::vector<std::string> &argv, bool capture, std::s
 }
 
 int Pipeline::runWrapper(const std::vector<std::string> &args, bool capture,
-                         std::string *output) {
+                         std::string *output, const std::string &stdinPath) {
   std::vector<std::string> argv = {cfg_.wrapper};
   for (const auto &a : args)
     if (a != "-show")
       argv.push_back(a);
+  const std::string redirect = stdinPath.empty() ? "" : " < " + shellJoin({stdinPath});
   if (cfg_.verbose)
-    std::cerr << "+ " << shellJoin(argv) << "\n";
+    std::cerr << "+ " << shellJoin(argv) << redirect << "\n";
   if (cfg_.show) {
     argv.insert(argv.begin() + 1, "-show");
     RunResult r = runProgram(argv, true, temp_.empty() ? cfg_.tempRoot : temp_);
+    if (!redirect.empty() && !r.output.empty() && r.output.back() == '\n')
+      r.output.insert(r.output.size() - 1, redirect);
     std::cout << r.output;
     return r.exitCode;
   }
-  RunResult r = runProgram(argv, capture, temp_.empty() ? cfg_.tempRoot : temp_);
+  RunResult r = runProgram(argv, capture, temp_.empty() ? cfg_.tempRoot : temp_, stdinPath);
   if (!r.error.empty()) {
     error(r.error);
     return r.exitCode ? r.exitCode : 1;
@@ -576,7 +603,8 @@ std::string Pipeline::objectKey(const SourceState &s) {
   // environment variables they read.
   std::string key = "tempi-object-v1\n" + identity("/proc/self/exe");
   std::vector<std::string> compile = argsForOne(s, "<rewritten>");
-  compile.insert(compile.end(), {"-I" + cfg_.includeDir, "-iquote", dirName(s.original)});
+  std::string stdinPath;
+  compile = rewrittenCompileArgs(s, compile, stdinPath);
   mpiFrontEndFlags(); // sets wrappedCompiler_
   key += "compile " + shellJoin(compile) + "\n" + identity(cfg_.wrapper) +
          identity(findProgram(wrappedCompiler_)) + identity(cfg_.nvcc) + "arch " + cfg_.cudaArch +
@@ -653,7 +681,7 @@ void Pipeline::analyze(SourceState &s, size_t ordinal) {
     std::string why = !r.error.empty() ? r.error
                       : r.exitCode != 0 ? "exit code " + std::to_string(r.exitCode)
                                         : "no output file";
-    std::string line = firstLine(r.output);
+    std::string line = firstErrorLine(r.output);
     fail(s, "tempi-rewrite failed on " + s.original + " (" + why + (line.empty() ? "" : ": " + line) + ")",
          r.output);
     return;
@@ -729,7 +757,7 @@ void Pipeline::finishKernels(SourceState &s) {
   RunResult r = finishProgram(s.nvccRun);
   std::string out = r.output + (r.error.empty() ? "" : r.error + "\n");
   if (r.exitCode != 0 || !r.error.empty() || !fileExists(s.nvccObject)) {
-    std::string line = firstLine(out);
+    std::string line = firstErrorLine(out);
     fail(s, "nvcc failed on the kernels generated for " + s.original + " (exit code " +
                 std::to_string(r.exitCode) + (line.empty() ? "" : ": " + line) + ")",
          out);
@@ -755,8 +783,18 @@ void Pipeline::fixDependencies(const SourceState &s) const {
       escaped += '$';
     escaped += c;
   }
-  for (size_t at; (at = text.find(s.rewrittenPath)) != std::string::npos;)
+  bool named = false;
+  for (size_t at; (at = text.find(s.rewrittenPath)) != std::string::npos; named = true)
     text.replace(at, s.rewrittenPath.size(), escaped);
+  if (!named) {
+    // Compiled from standard input (rewrittenCompileArgs): the compiler named no main file, the
+    // original goes first after the target's colon, where it would have named it.
+    size_t colon = text.find(": ");
+    if (colon == std::string::npos)
+      colon = text.find(":\n");
+    if (colon != std::string::npos)
+      text.insert(colon + 1, " " + escaped);
+  }
   writeFile(path, text);
 }
 
@@ -831,6 +869,47 @@ std::vector<std::string> Pipeline::argsForOne(const SourceState &s,
   return args;
 }
 
+/// Quoted includes are searched first in the including file's folder, and a header found there
+/// is named, in __FILE__ and diagnostics, by that folder as the source was spelled plus the
+/// header's name: "src/where.h" for src/logf.c, "where.h" for logf.c (gcc; clang says
+/// "./where.h"). The rewritten copy lives in the temporary folder, so:
+///  - a source spelled with a folder gets `-iquote <folder>`, first, since the compiler searches
+///    the source's folder before the user's own -iquote folders;
+///  - a source spelled without one is compiled from standard input (`-x LANG -`), whose folder is
+///    the working directory, named as the source's own would be by gcc and clang alike
+///    (`-iquote .` would make it "./where.h" under gcc). The `#line` directives of the tool name
+///    the source as spelled, so __FILE__ in the source itself is right either way.
+/// Then -I<tempi include> for tempi/tempi.h.
+std::vector<std::string> Pipeline::rewrittenCompileArgs(const SourceState &s,
+                                                        std::vector<std::string> userArgs,
+                                                        std::string &stdinPath) const {
+  std::vector<std::string> args;
+  stdinPath.clear();
+  if (s.original.find('/') != std::string::npos) {
+    args = {"-iquote", dirName(s.original)};
+    args.insert(args.end(), userArgs.begin(), userArgs.end());
+  } else {
+    bool forcedLang = std::any_of(cl_.frontEndFlags.begin(), cl_.frontEndFlags.end(),
+                                  [](const std::string &f) { return f.rfind("-x", 0) == 0; });
+    bool cxx = forcedLang ? s.input.lang == SourceLang::Cxx
+                          : cfg_.cxx || s.input.lang == SourceLang::Cxx;
+    bool hasOutput = false;
+    for (size_t i = 0; i < userArgs.size(); ++i) {
+      if (userArgs[i] == s.rewrittenPath) {
+        args.insert(args.end(), {"-x", cxx ? "c++" : "c", "-"});
+        stdinPath = s.rewrittenPath;
+        continue;
+      }
+      hasOutput = hasOutput || userArgs[i] == "-o" || (cl_.output && userArgs[i] == "-o" + *cl_.output);
+      args.push_back(userArgs[i]);
+    }
+    if (!hasOutput) // the compiler would name the object after "-"
+      args.insert(args.end(), {"-o", objectOf(s)});
+  }
+  args.push_back("-I" + cfg_.includeDir);
+  return args;
+}
+
 void Pipeline::startSpeculation(SourceState &s, size_t ordinal) {
   const std::string object = objectOf(s);
   s.specObject = object + ".tempi-spec." + std::to_string(getpid());
@@ -892,9 +971,10 @@ int Pipeline::compileOnly() {
       return 1;
     std::vector<std::string> args = argsForOne(s, s.rewritten ? s.rewrittenPath : s.original);
     if (s.rewritten) {
-      args.insert(args.end(), {"-I" + cfg_.includeDir, "-iquote", dirName(s.original)});
+      std::string stdinPath;
+      args = rewrittenCompileArgs(s, args, stdinPath);
       std::string out;
-      int rc = runWrapper(args, !cfg_.show, &out);
+      int rc = runWrapper(args, !cfg_.show, &out, stdinPath);
       if (rc != 0) {
         fail(s, "the rewritten " + s.original + " did not compile (exit code " +
                     std::to_string(rc) + ")", out);
@@ -966,10 +1046,11 @@ int Pipeline::compileAndLink() {
       continue;
     std::string object = dirName(s.rewrittenPath) + "/" + stem(s.original) + ".o";
     std::vector<std::string> args = base;
-    args.insert(args.end(), {"-c", s.rewrittenPath, "-o", object, "-I" + cfg_.includeDir,
-                             "-iquote", dirName(s.original)});
+    args.insert(args.end(), {"-c", s.rewrittenPath, "-o", object});
+    std::string stdinPath;
+    args = rewrittenCompileArgs(s, args, stdinPath);
     std::string out;
-    int rc = runWrapper(args, !cfg_.show, &out);
+    int rc = runWrapper(args, !cfg_.show, &out, stdinPath);
     if (rc != 0) {
       fail(s, "the rewritten " + s.original + " did not compile (exit code " +
                   std::to_string(rc) + ")", out);

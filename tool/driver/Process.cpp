@@ -32,11 +32,13 @@ std::vector<char *> cArgv(const std::vector<std::string> &argv) {
 } // namespace
 
 RunResult runProgram(const std::vector<std::string> &argv, bool capture,
-                     const std::string &scratchDir) {
+                     const std::string &scratchDir, const std::string &stdinPath) {
   RunResult r;
   std::string capturePath;
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
+  if (!stdinPath.empty())
+    posix_spawn_file_actions_addopen(&actions, 0, stdinPath.c_str(), O_RDONLY, 0);
   if (capture) {
     static int serial = 0;
     capturePath = (scratchDir.empty() ? std::string("/tmp") : scratchDir) + "/output." +

@@ -17,9 +17,9 @@ struct RunResult {
 
 /// Runs argv[0] (searched on PATH when it has no '/') with argv and waits. When `capture`, stdout
 /// and stderr go to a file under `scratchDir` and come back in output; otherwise they are
-/// inherited.
+/// inherited. A non-empty `stdinPath` is opened as its standard input.
 RunResult runProgram(const std::vector<std::string> &argv, bool capture,
-                     const std::string &scratchDir = "");
+                     const std::string &scratchDir = "", const std::string &stdinPath = "");
 
 /// A program started by startProgram and not yet waited for.
 struct Started {

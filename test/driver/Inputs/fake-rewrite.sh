@@ -1,7 +1,7 @@
 #!/bin/sh
 # A stand-in for tempi-rewrite in the driver tests (the driver's contract with the tool, not the
 # tool itself): `fake-rewrite.sh SRC -o OUT --kernels-out=FILE -- FLAGS...`.
-# FAKE_REWRITE_MODE: fail (diagnostic, exit 1), identity (output = input, no kernels),
+# FAKE_REWRITE_MODE: fail (diagnostic, exit 1), warnfail (a warning, then an error, exit 1), identity (output = input, no kernels),
 # nooutput (exit 0 without writing OUT), rewrite (default: MPI_Send -> tempi_Send, one kernel).
 # FAKE_REWRITE_FAIL_ON=NAME: fail only for sources whose path contains NAME.
 # FAKE_REWRITE_LOG: append the command line there.
@@ -20,6 +20,8 @@ mode=${FAKE_REWRITE_MODE:-rewrite}
 case $src in *"${FAKE_REWRITE_FAIL_ON:-//none//}"*) mode=fail ;; esac
 case $mode in
   fail) echo "$src:1:1: error: fake tool failure" >&2; exit 1 ;;
+  warnfail) echo "$src:1:1: warning: fake warning before the error" >&2
+            echo "$src:2:1: error: fake tool failure" >&2; exit 1 ;;
   nooutput) exit 0 ;;
   identity) cp "$src" "$out"; exit 0 ;;
 esac
