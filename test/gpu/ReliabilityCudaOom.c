@@ -225,8 +225,16 @@ int main(int argc, char **argv) {
   MPI_Barrier(MPI_COMM_WORLD);
   const size_t after = freeBytes();
   const long long lost = (long long)baseline - (long long)after;
-  CHECK(lost <= (long long)kLeakSlack, "GPU free memory %lld bytes lower than before the failures", lost);
-  if (rank == 0) printf("GPU free memory before the failures minus after: %lld bytes (limit %zu)\n", lost, kLeakSlack);
+  /* Under compute-sanitizer (scripts/gpu-sanitize sets TEMPI_UNDER_SANITIZER=1) the tool keeps
+   * shadow memory for what the hog took (initcheck: about a third of it), so free memory says
+   * nothing about libtempi there. */
+  const char *sanitized = getenv("TEMPI_UNDER_SANITIZER");
+  if (sanitized && *sanitized == '1') {
+    if (rank == 0) printf("GPU free memory not compared: running under compute-sanitizer\n");
+  } else {
+    CHECK(lost <= (long long)kLeakSlack, "GPU free memory %lld bytes lower than before the failures", lost);
+    if (rank == 0) printf("GPU free memory before the failures minus after: %lld bytes (limit %zu)\n", lost, kLeakSlack);
+  }
   MPI_Barrier(MPI_COMM_WORLD);
 
   CK(cudaFree(buf));
