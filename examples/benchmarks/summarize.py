@@ -65,9 +65,18 @@ def pack(raw, out):
         print("pack: TEMPI column n/a (libtempi not linked or not working); baselines only")
 
     def agg(label, sel, col, want):
+        """One line: n, min, median, max, and for a goal ("goal >= x" / "goal <= x") how many rows
+        miss it, so that a bound's worst rows show and not only the median."""
         vals = [num(r[col]) for r in sel if num(r[col]) is not None]
         if vals:
-            print(f"  {label:58s} n={len(vals):3d} min={min(vals):7.3f} median={statistics.median(vals):7.3f}  ({want})")
+            missed = ""
+            m = re.match(r"goal ([<>]=) ([0-9.]+)", want)
+            if m:
+                bound = float(m.group(2))
+                n = sum(1 for v in vals if (v < bound if m.group(1) == ">=" else v > bound))
+                missed = f" missed={n:3d}"
+            print(f"  {label:58s} n={len(vals):3d} min={min(vals):7.3f} median={statistics.median(vals):7.3f} "
+                  f"max={max(vals):7.3f}{missed}  ({want})")
         else:
             print(f"  {label:58s} no data")
 

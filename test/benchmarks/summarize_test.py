@@ -109,6 +109,23 @@ class PingpongSummary(unittest.TestCase):
         self.assertIn("mpich+2gpu: 1 MiB of 8-B blocks: one copy per block 500000 us, TEMPI 200.0 us: "
                       "2500x faster (goal >= 1000); TEMPI strided / contiguous 1.25 (goal <= 1.3)", text)
 
+    def test_pack_goal_lines_show_the_worst_row_and_the_rows_that_miss(self):
+        head = ("mpi,family,form,packed_B,block_B,stride_B,n1,n2,count,offset_B,elem_B,span_B,"
+                "tempi_pack_GBps,tempi_unpack_GBps,tempi_check,d2d_GBps,ceiling_GBps,kernel_GBps,"
+                "kernel_check,memcpy2d_GBps,perblock_GBps,hostpack_GBps,tempi_over_d2d,"
+                "tempi_over_ceiling,unpack_over_pack_time,tempi_pack_us,kernel_us,empty_launch_us\n")
+        rows = [f"mpich,2d,vector,1024,8,16,128,1,1,0,1,2047,1,1,ok,1,1,1,ok,1,1,1,1,1,{u},12,12,11\n"
+                for u in (1.0, 1.1, 1.5)]
+        with tempfile.TemporaryDirectory() as d:
+            raw, out = os.path.join(d, "raw"), os.path.join(d, "out")
+            os.makedirs(raw)
+            with open(os.path.join(raw, "pack-mpich.csv"), "w") as f:
+                f.write(head + "".join(rows))
+            r = subprocess.run([sys.executable, SUMMARIZE, raw, out], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertRegex(r.stdout, r"unpack time / pack time .* n=  3 min=  1\.000 median=  1\.100 "
+                                   r"max=  1\.500 missed=  1  \(goal <= 1\.2\)")
+
     def test_wrong_data_is_reported_and_not_timed(self):
         files = {"pingpong-device-auto-r1-mpich.txt": line("strided", 1024, 5).replace("wrong=0 ok", "wrong=3 FAILED"),
                  "pingpong-device-staged-r1-mpich.txt": line("strided", 1024, 7)}
