@@ -2,13 +2,16 @@
 # Runs an MPI program built without and with libtempi and compares what every rank wrote.
 #   run_compare.sh <mpiexec> <nprocs> <plain-exe> <tempi-exe> <work-dir>
 # Each program is run as `<exe> <dir>` and writes <dir>/rank<r>.txt; both must exit 0 and the
-# transcripts must be identical (diff shown on failure).
+# transcripts must be identical (diff shown on failure). MPIEXEC_PREFLAGS in the environment (words)
+# go between mpiexec and -n (Open MPI as root needs --allow-run-as-root, --oversubscribe).
 set -euo pipefail
 mpiexec=$1 np=$2 plain=$3 tempi=$4 work=$5
 rm -rf "$work"
 mkdir -p "$work/plain" "$work/tempi"
-"$mpiexec" -n "$np" "$plain" "$work/plain"
-"$mpiexec" -n "$np" "$tempi" "$work/tempi"
+# shellcheck disable=SC2086 # MPIEXEC_PREFLAGS is a list of words
+"$mpiexec" ${MPIEXEC_PREFLAGS:-} -n "$np" "$plain" "$work/plain"
+# shellcheck disable=SC2086
+"$mpiexec" ${MPIEXEC_PREFLAGS:-} -n "$np" "$tempi" "$work/tempi"
 n=$(ls "$work/plain" | wc -l)
 if [ "$n" -ne "$np" ]; then
   echo "run_compare: expected $np transcripts, found $n" >&2

@@ -70,7 +70,10 @@ foreach(p odd_types errors)
              COMMAND ${_relg_root}/test/e2e/run_compare.sh "${MPIEXEC_EXECUTABLE}" 2
                      $<TARGET_FILE:reliability_${p}-plain> $<TARGET_FILE:${t}>
                      ${CMAKE_CURRENT_BINARY_DIR}/${name}.out)
-    set(env RELIABILITY_BOTTOM_DEVICE=1)
+    # run_compare.sh puts these after mpiexec, as add_test does for the other tests (Open MPI on
+    # the GPU machine runs as root and needs --allow-run-as-root there)
+    string(JOIN " " preflags ${MPIEXEC_PREFLAGS})
+    set(env RELIABILITY_BOTTOM_DEVICE=1 "MPIEXEC_PREFLAGS=${preflags}")
     if(kind STREQUAL "device-misaligned")
       list(APPEND env REL_MEMORY=device REL_MISALIGN=3)
     else()
