@@ -23,18 +23,25 @@ def line(mode, nbytes, us, block=None):
             f"half_rtt_us={us} mean_half_rtt_us={us} GBps=1 wrong=0 ok\n")
 
 
+def run_summarize(test, files, expect_csv=None):
+    """Writes `files` (name -> text) as gpu-check's raw folder, runs summarize.py on it and returns
+    what it printed; `expect_csv`: a CSV file it must have written."""
+    with tempfile.TemporaryDirectory() as d:
+        raw, out = os.path.join(d, "raw"), os.path.join(d, "out")
+        os.makedirs(raw)
+        for name, text in files.items():
+            with open(os.path.join(raw, name), "w") as f:
+                f.write(text)
+        r = subprocess.run([sys.executable, SUMMARIZE, raw, out], capture_output=True, text=True)
+        test.assertEqual(r.returncode, 0, r.stderr)
+        if expect_csv:
+            test.assertTrue(os.path.exists(os.path.join(out, expect_csv)))
+        return r.stdout
+
+
 class PingpongSummary(unittest.TestCase):
     def summarize(self, files):
-        with tempfile.TemporaryDirectory() as d:
-            raw, out = os.path.join(d, "raw"), os.path.join(d, "out")
-            os.makedirs(raw)
-            for name, text in files.items():
-                with open(os.path.join(raw, name), "w") as f:
-                    f.write(text)
-            r = subprocess.run([sys.executable, SUMMARIZE, raw, out], capture_output=True, text=True)
-            self.assertEqual(r.returncode, 0, r.stderr)
-            self.assertTrue(os.path.exists(os.path.join(out, "pingpong.csv")))
-            return r.stdout
+        return run_summarize(self, files, "pingpong.csv")
 
     def row(self, text, mpi, mode, nbytes):
         m = re.search(rf"^  {re.escape(mpi)} +{mode} +{nbytes} (.*)$", text, re.M)
@@ -116,14 +123,8 @@ class PingpongSummary(unittest.TestCase):
                 "tempi_over_ceiling,unpack_over_pack_time,tempi_pack_us,kernel_us,empty_launch_us\n")
         rows = [f"mpich,2d,vector,1024,8,16,128,1,1,0,1,2047,1,1,ok,1,1,1,ok,1,1,1,1,1,{u},12,12,11\n"
                 for u in (1.0, 1.1, 1.5)]
-        with tempfile.TemporaryDirectory() as d:
-            raw, out = os.path.join(d, "raw"), os.path.join(d, "out")
-            os.makedirs(raw)
-            with open(os.path.join(raw, "pack-mpich.csv"), "w") as f:
-                f.write(head + "".join(rows))
-            r = subprocess.run([sys.executable, SUMMARIZE, raw, out], capture_output=True, text=True)
-        self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertRegex(r.stdout, r"unpack time / pack time .* n=  3 min=  1\.000 median=  1\.100 "
+        text = run_summarize(self, {"pack-mpich.csv": head + "".join(rows)}, "pack.csv")
+        self.assertRegex(text, r"unpack time / pack time .* n=  3 min=  1\.000 median=  1\.100 "
                                    r"max=  1\.500 missed=  1  \(goal <= 1\.2\)")
 
     def test_wrong_data_is_reported_and_not_timed(self):
@@ -142,15 +143,7 @@ def halo_line(variant, ms, grid=64):
 
 class HaloSummary(unittest.TestCase):
     def summarize(self, files):
-        with tempfile.TemporaryDirectory() as d:
-            raw, out = os.path.join(d, "raw"), os.path.join(d, "out")
-            os.makedirs(raw)
-            for name, text in files.items():
-                with open(os.path.join(raw, name), "w") as f:
-                    f.write(text)
-            r = subprocess.run([sys.executable, SUMMARIZE, raw, out], capture_output=True, text=True)
-            self.assertEqual(r.returncode, 0, r.stderr)
-            return r.stdout
+        return run_summarize(self, files, "halo.csv")
 
     def ratios(self, text, tag):
         m = re.search(rf"^  {re.escape(tag)} +64x64x64 (.*)$", text, re.M)

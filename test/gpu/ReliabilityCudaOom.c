@@ -20,12 +20,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "e2e_check.h" /* CHECK, rank, failures */
+
 enum { BLOCKS = 4 << 20, BLOCK = 8, STRIDE = 16, MAX_HOG = 4096 };
 static const size_t kPacked = (size_t)BLOCKS * BLOCK;        /* 32 MiB */
 static const size_t kExtent = (size_t)BLOCKS * STRIDE;       /* 64 MiB */
 static const size_t kLeakSlack = (size_t)8 << 20;
 
-static int rank, failures;
 static void *hog[MAX_HOG];
 static int nhog;
 
@@ -36,15 +37,6 @@ static int nhog;
       fprintf(stderr, "rank %d: %s:%d: %s: %s\n", rank, __FILE__, __LINE__, #call,                \
               cudaGetErrorString(e_));                                                            \
       MPI_Abort(MPI_COMM_WORLD, 1);                                                               \
-    }                                                                                             \
-  } while (0)
-#define CHECK(cond, ...)                                                                          \
-  do {                                                                                            \
-    if (!(cond)) {                                                                                \
-      fprintf(stderr, "rank %d: %s:%d: check failed: %s: ", rank, __FILE__, __LINE__, #cond);    \
-      fprintf(stderr, __VA_ARGS__);                                                               \
-      fprintf(stderr, "\n");                                                                      \
-      ++failures;                                                                                 \
     }                                                                                             \
   } while (0)
 

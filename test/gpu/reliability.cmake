@@ -85,6 +85,7 @@ foreach(p odd_types errors)
 endforeach()
 
 add_executable(tempi-gpu-reliability-cuda-oom ${CMAKE_CURRENT_LIST_DIR}/ReliabilityCudaOom.c)
+target_include_directories(tempi-gpu-reliability-cuda-oom PRIVATE ${_relg_root}/test/e2e)
 target_link_libraries(tempi-gpu-reliability-cuda-oom PRIVATE tempi CUDA::cudart MPI::MPI_C)
 add_test(NAME gpu-reliability-cuda-oom
          COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_PREFLAGS} ${MPIEXEC_NUMPROC_FLAG} 2
