@@ -48,9 +48,7 @@ int matchedRecv(int (*pmpi)(void *, Count, MPI_Datatype, MPI_Message *, MPI_Stat
     return runtime::raise(messageComm(), r, p2p::kStaging<Count>);
   int rc = pmpi(w.ptr, Count(w.count), w.type, message, st);
   // As blockingRecv: a mirror copies its span back whatever happened.
-  tempi_result r = w.mirror || stagedBytesLanded(rc, *st, w)
-                       ? finishRecv(w, *st)
-                       : TEMPI_SUCCESS;
+  tempi_result r = receiveDelivers(rc, *st, w) ? finishRecv(w, *st) : TEMPI_SUCCESS;
   releaseWire(w);
   if (r != TEMPI_SUCCESS) return runtime::raise(messageComm(), r, p2p::kUnpacking<Count>);
   return rc;

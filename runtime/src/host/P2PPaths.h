@@ -163,9 +163,7 @@ int blockingRecv(BlockingRecv<Count> pmpi, void *buf, std::type_identity_t<Count
   // A failed receive unpacks nothing, except the part of a truncated message the MPI writes
   // and counts (Truncation.h). A mirror copies its span back whatever happened: the MPI wrote
   // into a copy of the user's bytes.
-  tempi_result r = w.mirror || stagedBytesLanded(rc, *st, w)
-                       ? finishRecv(w, *st)
-                       : TEMPI_SUCCESS;
+  tempi_result r = receiveDelivers(rc, *st, w) ? finishRecv(w, *st) : TEMPI_SUCCESS;
   releaseWire(w);
   if (r != TEMPI_SUCCESS) return runtime::raise(comm, r, kUnpacking<Count>);
   return rc;
@@ -220,9 +218,7 @@ int sendrecv(SendRecv<Count> pmpi, const void *sendbuf, std::type_identity_t<Cou
   int rc = pmpi(s.ptr, Count(s.count), s.type, dest, sendtag, r.ptr, Count(r.count), r.type,
                 source, recvtag, comm, st);
   if (rc != MPI_SUCCESS) ipc::dropRegion(s);
-  tempi_result e = r.mirror || stagedBytesLanded(rc, *st, r)
-                       ? finishRecv(r, *st)
-                       : TEMPI_SUCCESS;
+  tempi_result e = receiveDelivers(rc, *st, r) ? finishRecv(r, *st) : TEMPI_SUCCESS;
   releaseWire(s);
   releaseWire(r);
   if (e != TEMPI_SUCCESS) return runtime::raise(comm, e, kUnpacking<Count>);

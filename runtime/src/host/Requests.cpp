@@ -118,7 +118,7 @@ public:
       item.r = op.failed;
     else if (op.arrivedBytes >= 0) // finished at registration
       PMPI_Status_set_elements_x(&status, MPI_BYTE, op.arrivedBytes);
-    else if (op.isRecv && (op.wire.mirror || stagedBytesLanded(code, status, op.wire)))
+    else if (op.isRecv && receiveDelivers(code, status, op.wire))
       item.r = enqueueFinishRecv(op.wire, status, batch_);
     op.active = false;
     if (op.standIn && handle && *handle != MPI_REQUEST_NULL) PMPI_Request_free(handle);

@@ -53,13 +53,28 @@ tempi_result copyAndSync(void *dst, const void *src, size_t bytes) {
 
 namespace {
 
-/// The runs `count` elements of an MPI_BOTTOM type touch, as absolute (offset, bytes), sorted,
-/// overlapping and adjacent ones merged. Strided and Blocks plans only (a Mirror plan has no run
-/// list: its span is copied whole).
-std::vector<std::pair<int64_t, int64_t>> absoluteRuns(const TypePlan &p, int64_t count) {
+/// The runs of one element of a non-mirror plan in pack order, merged where one continues the
+/// previous (two plans of one layout may cut them differently).
+std::vector<std::pair<int64_t, int64_t>> mergedRuns(const TypePlan &p) {
   std::vector<std::pair<int64_t, int64_t>> runs;
+  forEachRun(p, 0, p.size, [&runs](int64_t off, int64_t n) {
+    if (!runs.empty() && runs.back().first + runs.back().second == off)
+      runs.back().second += n;
+    else
+      runs.emplace_back(off, n);
+  });
+  return runs;
+}
+
+/// The runs `count` elements of an MPI_BOTTOM type touch, as absolute (offset, bytes): one
+/// element's runs (mergedRuns) stepped by the extent, sorted, overlapping and adjacent ones merged.
+/// Strided and Blocks plans only (a Mirror plan has no run list: its span is copied whole).
+std::vector<std::pair<int64_t, int64_t>> absoluteRuns(const TypePlan &p, int64_t count) {
+  const std::vector<std::pair<int64_t, int64_t>> element = mergedRuns(p);
+  std::vector<std::pair<int64_t, int64_t>> runs;
+  runs.reserve(element.size() * size_t(count));
   for (int64_t i = 0; i < count; ++i)
-    forEachRun(p, i, p.size, [&](int64_t off, int64_t n) { runs.emplace_back(off, n); });
+    for (const auto &[off, n] : element) runs.emplace_back(i * p.extent + off, n);
   std::sort(runs.begin(), runs.end());
   std::vector<std::pair<int64_t, int64_t>> merged;
   for (const auto &r : runs) {
@@ -246,19 +261,6 @@ int64_t runCount(const TypePlan &p) {
 /// Plans with more runs than this are not compared (the comparison holds them in memory).
 constexpr int64_t kMaxComparedRuns = int64_t(1) << 20;
 
-/// The runs of one element of a non-mirror plan in pack order, merged where one continues the
-/// previous (two plans of one layout may cut them differently).
-std::vector<std::pair<int64_t, int64_t>> mergedRuns(const TypePlan &p) {
-  std::vector<std::pair<int64_t, int64_t>> runs;
-  forEachRun(p, 0, p.size, [&runs](int64_t off, int64_t n) {
-    if (!runs.empty() && runs.back().first + runs.back().second == off)
-      runs.back().second += n;
-    else
-      runs.emplace_back(off, n);
-  });
-  return runs;
-}
-
 /// Whether one element of a and b touches the same bytes in the same pack order.
 bool sameLayout(const TypePlan &a, const TypePlan &b) {
   return a.size == b.size && mergedRuns(a) == mergedRuns(b);
@@ -381,7 +383,7 @@ tempi_result prepareRecv(Wire &w) {
   // The mirror starts as the user's bytes: those the message does not write go back unchanged.
   device::Stream s = device::defaultStream();
   TEMPI_TRY(copyMirror(w, true, [&](void *dst, const void *src, size_t n) {
-    return n ? device::copyAsync(dst, src, n, s) : TEMPI_SUCCESS;
+    return device::copyAsync(dst, src, n, s);
   }));
   return device::synchronize(s);
 }

@@ -19,4 +19,10 @@ namespace tempi {
 /// span back whatever happened, since the MPI wrote into a copy of the program's bytes.
 bool stagedBytesLanded(int code, const MPI_Status &st, const Wire &w);
 
+/// Whether a completed receive into wire `w` hands bytes to the program's buffer: a mirror always
+/// (its span goes back whatever happened), a staged wire when stagedBytesLanded says so.
+inline bool receiveDelivers(int code, const MPI_Status &st, const Wire &w) {
+  return w.mirror || stagedBytesLanded(code, st, w);
+}
+
 } // namespace tempi
