@@ -110,8 +110,23 @@ static void expectNoMem(int rc, const char *step) {
   if (rc != MPI_SUCCESS) MPI_Error_string(rc, msg, &len);
   CHECK(errorClass(rc) == MPI_ERR_NO_MEM, "%s with the GPU full: class %d (%s), expected MPI_ERR_NO_MEM",
         step, errorClass(rc), msg);
-  if (rank == 0 || rank == 1)
-    printf("rank %d: %s with the GPU full returned class %d: %s\n", rank, step, errorClass(rc), msg);
+  printf("rank %d: %s with the GPU full returned class %d: %s\n", rank, step, errorClass(rc), msg);
+}
+
+/* The receiving side of steps 1 and 3: rank 1 posts its receive of the (cleared) device buffer
+ * before the barrier after which rank 0 fills the GPU and sends; it must get one element, every
+ * byte as MPI_Pack packs it. */
+static void receivePosted(void *buf, MPI_Datatype t, int peer, int tag, MPI_Comm comm, const char *step) {
+  CK(cudaMemset(buf, 0, kExtent));
+  MPI_Request r;
+  CHECK(MPI_Irecv(buf, 1, t, peer, tag, comm, &r) == MPI_SUCCESS, "%s: irecv", step);
+  MPI_Barrier(MPI_COMM_WORLD);
+  MPI_Status st;
+  CHECK(MPI_Wait(&r, &st) == MPI_SUCCESS, "%s: wait", step);
+  int n = -1;
+  MPI_Get_count(&st, t, &n);
+  CHECK(n == 1, "%s: count %d, expected 1", step, n);
+  expectReceived(buf, t, 0, step);
 }
 
 int main(int argc, char **argv) {
@@ -150,16 +165,7 @@ int main(int argc, char **argv) {
 
   /* 1. Blocking send fails on rank 0, then goes through; rank 1's receive is posted first. */
   if (rank == 1) {
-    CK(cudaMemset(buf, 0, kExtent));
-    MPI_Request r;
-    CHECK(MPI_Irecv(buf, 1, vec, peer, 1, comm, &r) == MPI_SUCCESS, "step 1 irecv");
-    MPI_Barrier(MPI_COMM_WORLD);
-    MPI_Status st;
-    CHECK(MPI_Wait(&r, &st) == MPI_SUCCESS, "step 1 wait");
-    int n = -1;
-    MPI_Get_count(&st, vec, &n);
-    CHECK(n == 1, "step 1: count %d, expected 1", n);
-    expectReceived(buf, vec, 0, "step 1 (blocking send)");
+    receivePosted(buf, vec, peer, 1, comm, "step 1 (blocking send)");
   } else {
     MPI_Barrier(MPI_COMM_WORLD);
     hogAllBut(kPacked / 4);
@@ -192,12 +198,7 @@ int main(int argc, char **argv) {
 
   /* 3. Nonblocking send fails at MPI_Isend, then goes through. */
   if (rank == 1) {
-    CK(cudaMemset(buf, 0, kExtent));
-    MPI_Request r;
-    CHECK(MPI_Irecv(buf, 1, vec, peer, 3, comm, &r) == MPI_SUCCESS, "step 3 irecv");
-    MPI_Barrier(MPI_COMM_WORLD);
-    CHECK(MPI_Wait(&r, MPI_STATUS_IGNORE) == MPI_SUCCESS, "step 3 wait");
-    expectReceived(buf, vec, 0, "step 3 (nonblocking send)");
+    receivePosted(buf, vec, peer, 3, comm, "step 3 (nonblocking send)");
   } else {
     MPI_Barrier(MPI_COMM_WORLD);
     hogAllBut(kPacked / 4);
