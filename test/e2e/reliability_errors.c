@@ -39,9 +39,17 @@ static void invalidHandles(int dev) {
     return;
   }
   MPI_Datatype bad[2] = {MPI_DATATYPE_NULL, bogusType()};
+  int nbad = 2;
+#ifdef OPEN_MPI
+  /* Open MPI does not check a handle it did not make: plain Open MPI dereferences the bogus
+   * pointer and crashes (seen in MPI_Send and MPI_Recv, Open MPI 4.1.6). Only the null handle is
+   * defined there, so the plain and libtempi transcripts both leave the bogus one out. */
+  nbad = 1;
+  fprintf(rel_out, "dev=%d invalid type 1: skipped (Open MPI does not check handles)\n", dev);
+#endif
   void *buf = rel_alloc(dev, 256);
   char what[96];
-  for (int i = 0; i < 2; ++i) {
+  for (int i = 0; i < nbad; ++i) {
     int tag = 10 + i;
     MPI_Request r = MPI_REQUEST_NULL;
     MPI_Status st;
