@@ -8,8 +8,11 @@
 /// instead: the span all its peers touch is copied to the host and the MPI gets the original
 /// counts, displacements and types on that copy. MPI_IN_PLACE goes to the MPI as it is, with a
 /// device receive buffer mirrored.
+/// With the IPC method on, the neighbour collectives go as point-to-point messages instead
+/// (NeighborP2P.h), so that each neighbour's part can travel by ipc.
 #include "DeferredSends.h"
 #include "HostMirror.h"
+#include "NeighborP2P.h"
 #include "Runtime.h"
 #include "Transfer.h"
 #include "tempi/tempi.h"
@@ -197,6 +200,16 @@ template <typename Call> int staged(MPI_Comm comm, Side &send, Side &recv, Call 
 
 bool packed(const Side &s) { return s.staged && !s.mirror; }
 
+/// A neighbour collective's receive block from MPI_PROC_NULL (a Cartesian edge) receives nothing
+/// and must be left as it is: its count becomes 0, so nothing is unpacked there.
+int skipNullSources(MPI_Comm comm, Side &recv) {
+  std::vector<int> sources, dests;
+  if (int rc = neighbor::neighbours(comm, &sources, &dests); rc != MPI_SUCCESS) return rc;
+  for (size_t j = 0; j < sources.size() && j < recv.counts.size(); ++j)
+    if (sources[j] == MPI_PROC_NULL) recv.counts[j] = 0;
+  return MPI_SUCCESS;
+}
+
 int alltoallvCommon(bool neighbor, const void *sendbuf, const int sendcounts[], const int sdispls[],
                     MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                     const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
@@ -209,6 +222,18 @@ int alltoallvCommon(bool neighbor, const void *sendbuf, const int sendcounts[], 
   int in = 0, out = 0;
   if (int rc = collectivePeers(comm, neighbor, &in, &out); rc != MPI_SUCCESS)
     return runtime::raiseCode(comm, rc, "counting a collective's peers");
+  if (neighbor && !inPlace) {
+    bool p2p = false;
+    if (int rc = neighbor::overP2P(comm, &p2p); rc != MPI_SUCCESS)
+      return runtime::raiseCode(comm, rc, "reading a neighbour collective's topology");
+    if (p2p)
+      return neighbor::exchange(
+          comm,
+          neighbor::partsOf(sendbuf, out, sendcounts, sdispls, extentOf(sendtype), sendtype,
+                            nullptr, sendplan, nullptr),
+          neighbor::partsOf(recvbuf, in, recvcounts, rdispls, extentOf(recvtype), recvtype,
+                            nullptr, recvplan, nullptr));
+  }
   Side send, recv;
   if (!inPlace)
     fill(send, sendbuf, out, sendcounts, sdispls, sendtype, nullptr, sendplan, nullptr);
@@ -218,6 +243,9 @@ int alltoallvCommon(bool neighbor, const void *sendbuf, const int sendcounts[], 
   if (!sideDevice(send) && !sideDevice(recv))
     return pmpi(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
                 comm);
+  if (neighbor)
+    if (int rc = skipNullSources(comm, recv); rc != MPI_SUCCESS)
+      return runtime::raiseCode(comm, rc, "reading a neighbour collective's topology");
   return staged(comm, send, recv, [&] {
     const void *sb = send.mpiBuf;
     const int *sc = packed(send) ? send.byteCounts.data() : sendcounts;
@@ -298,6 +326,17 @@ int tempi_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const 
   int in = 0, out = 0;
   if (int rc = collectivePeers(comm, true, &in, &out); rc != MPI_SUCCESS)
     return runtime::raiseCode(comm, rc, "counting a collective's peers");
+  if (sendbuf != MPI_IN_PLACE) {
+    bool p2p = false;
+    if (int rc = neighbor::overP2P(comm, &p2p); rc != MPI_SUCCESS)
+      return runtime::raiseCode(comm, rc, "reading a neighbour collective's topology");
+    if (p2p)
+      return neighbor::exchange(comm,
+                                neighbor::partsOf(sendbuf, out, sendcounts, sdispls, 1,
+                                                  MPI_DATATYPE_NULL, sendtypes, nullptr, sendplans),
+                                neighbor::partsOf(recvbuf, in, recvcounts, rdispls, 1,
+                                                  MPI_DATATYPE_NULL, recvtypes, nullptr, recvplans));
+  }
   Side send, recv;
   if (sendbuf != MPI_IN_PLACE)
     fill(send, sendbuf, out, sendcounts, sdispls, MPI_DATATYPE_NULL, sendtypes, nullptr, sendplans);
@@ -307,6 +346,8 @@ int tempi_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const 
   if (!sideDevice(send) && !sideDevice(recv))
     return PMPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
                                    rdispls, recvtypes, comm);
+  if (int rc = skipNullSources(comm, recv); rc != MPI_SUCCESS)
+    return runtime::raiseCode(comm, rc, "reading a neighbour collective's topology");
   std::vector<MPI_Datatype> packedTypes(std::max(in, out), MPI_PACKED);
   return staged(comm, send, recv, [&] {
     std::vector<MPI_Aint> sda(send.byteDispls.begin(), send.byteDispls.end());
