@@ -85,6 +85,24 @@ int readTopology(MPI_Comm comm, Topology &t) {
   return MPI_SUCCESS; // MPI_GRAPH or none: the MPI's collective (which reports a missing one)
 }
 
+/// One part's receive, by TEMPI's nonblocking receive (the _c form for a count over INT_MAX,
+/// which only the MPI-4 _c collectives can pass).
+int postRecv(const Part &p, int source, MPI_Comm wire, MPI_Request *r) {
+#ifdef TEMPI_HAVE_LARGE_COUNT
+  if (p.count > INT_MAX) return tempi_Irecv_c(p.buf, p.count, p.type, source, kTag, wire, r, p.plan);
+#endif
+  return tempi_Irecv(p.buf, int(p.count), p.type, source, kTag, wire, r, p.plan);
+}
+
+/// One part's send, deferred: every device part's pack joins one batch, run by the wait.
+int postSend(const Part &p, int dest, MPI_Comm wire, MPI_Request *r) {
+#ifdef TEMPI_HAVE_LARGE_COUNT
+  if (p.count > INT_MAX)
+    return tempi_Isend_deferred_c(p.buf, p.count, p.type, dest, kTag, wire, r, p.plan);
+#endif
+  return tempi_Isend_deferred(p.buf, int(p.count), p.type, dest, kTag, wire, r, p.plan);
+}
+
 /// Ends what was posted before a failure: receives cancelled (a cancelled TEMPI receive moves no
 /// data), the deferred sends started and their requests freed (they complete on their own).
 void abandon(std::vector<MPI_Request> &reqs, size_t receives) {
@@ -155,9 +173,7 @@ int exchange(MPI_Comm comm, const std::vector<Part> &sends, const std::vector<Pa
     const Part &p = recvs[j];
     if (t->sources[j] == MPI_PROC_NULL) continue;
     MPI_Request r = MPI_REQUEST_NULL;
-    rc = p.count <= INT_MAX
-             ? tempi_Irecv(p.buf, int(p.count), p.type, t->sources[j], kTag, t->wire, &r, p.plan)
-             : tempi_Irecv_c(p.buf, p.count, p.type, t->sources[j], kTag, t->wire, &r, p.plan);
+    rc = postRecv(p, t->sources[j], t->wire, &r);
     if (rc == MPI_SUCCESS) reqs.push_back(r);
   }
   const size_t receives = reqs.size();
@@ -165,11 +181,7 @@ int exchange(MPI_Comm comm, const std::vector<Part> &sends, const std::vector<Pa
     const Part &p = sends[i];
     if (t->dests[i] == MPI_PROC_NULL) continue;
     MPI_Request r = MPI_REQUEST_NULL;
-    // Deferred: every device part's pack joins one batch, run by the wait below.
-    rc = p.count <= INT_MAX ? tempi_Isend_deferred(p.buf, int(p.count), p.type, t->dests[i], kTag,
-                                                   t->wire, &r, p.plan)
-                            : tempi_Isend_deferred_c(p.buf, p.count, p.type, t->dests[i], kTag,
-                                                     t->wire, &r, p.plan);
+    rc = postSend(p, t->dests[i], t->wire, &r);
     if (rc == MPI_SUCCESS) reqs.push_back(r);
   }
   if (rc != MPI_SUCCESS) {
