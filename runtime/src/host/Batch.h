@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <utility>
 #include <vector>
 
 namespace tempi {
@@ -53,6 +54,13 @@ public:
   bool empty() const { return !enqueued_ && before_.empty() && jobs_.empty() && after_.empty(); }
   /// f runs once the batch's work has finished (at run(), after the synchronization).
   void afterRun(std::function<void()> f) { afterRun_.push_back(std::move(f)); }
+  /// f runs after every afterRun function, once per key however often it is asked for (IPC
+  /// acknowledgements: the afterRun functions gather them, this sends them together).
+  void afterRunOnce(const void *key, std::function<void()> f) {
+    for (const auto &k : once_)
+      if (k.first == key) return;
+    once_.emplace_back(key, std::move(f));
+  }
 
   /// Enqueues everything gathered and synchronizes the stream, then runs the afterRun work; the
   /// first error.
@@ -95,10 +103,14 @@ private:
   Copies before_, after_;
   std::vector<device::StridedJob> jobs_;
   std::vector<std::function<void()>> afterRun_;
+  std::vector<std::pair<const void *, std::function<void()>>> once_;
   void runAfterRun() {
     std::vector<std::function<void()>> fs;
     fs.swap(afterRun_);
     for (auto &f : fs) f();
+    std::vector<std::pair<const void *, std::function<void()>>> once;
+    once.swap(once_);
+    for (auto &f : once) f.second();
   }
 };
 

@@ -4,6 +4,8 @@
 /// the acknowledgements on TEMPI's own duplicate of MPI_COMM_WORLD.
 #include "Ipc.h"
 
+#include "Batch.h"
+
 #include "Runtime.h"
 #include "Transfer.h"
 #include "runtime/src/device/Device.h"
@@ -43,9 +45,10 @@ struct Slab {
 struct Ack {
   int64_t slab, offset, seq;
 };
+/// An acknowledgement message: one or more Acks, as 3 int64 each.
 struct AckSend {
   MPI_Request request = MPI_REQUEST_NULL;
-  std::unique_ptr<Ack> body;
+  std::unique_ptr<std::vector<Ack>> body;
 };
 
 std::mutex mutex;
@@ -114,21 +117,6 @@ void giveBack(int64_t slab, int64_t off, int64_t seq) {
   s.free[off] = len;
 }
 
-/// Receives every acknowledgement that has arrived (matched probes: safe with several threads).
-void collectAcks() {
-  for (;;) {
-    int flag = 0;
-    MPI_Message msg;
-    MPI_Status st;
-    if (PMPI_Improbe(MPI_ANY_SOURCE, kAckTag, ackComm, &flag, &msg, &st) != MPI_SUCCESS || !flag)
-      return;
-    Ack a{-1, 0, 0};
-    if (PMPI_Mrecv(&a, 3, MPI_INT64_T, &msg, MPI_STATUS_IGNORE) != MPI_SUCCESS) return;
-    if (a.slab >= 0 && size_t(a.slab) < slabs.size())
-      giveBack(a.slab, a.offset - slabs[size_t(a.slab)].handleOffset, a.seq);
-  }
-}
-
 /// Drops the acknowledgement sends that have completed.
 void reapAckSends() {
   std::vector<AckSend> keep;
@@ -138,6 +126,55 @@ void reapAckSends() {
     if (!done) keep.push_back(std::move(a));
   }
   ackSends.swap(keep);
+}
+
+/// Receives every acknowledgement message that has arrived, each of one or more Acks (matched
+/// probes: safe with several threads).
+void collectAcks() {
+  std::vector<Ack> acks;
+  for (;;) {
+    int flag = 0, values = 0;
+    MPI_Message msg;
+    MPI_Status st;
+    if (PMPI_Improbe(MPI_ANY_SOURCE, kAckTag, ackComm, &flag, &msg, &st) != MPI_SUCCESS || !flag)
+      return;
+    if (PMPI_Get_count(&st, MPI_INT64_T, &values) != MPI_SUCCESS || values < 0) values = 0;
+    acks.assign(size_t(values / 3) + 1, Ack{-1, 0, 0}); // + 1: Mrecv needs a buffer even for 0
+    if (PMPI_Mrecv(acks.data(), values, MPI_INT64_T, &msg, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+      return;
+    for (size_t i = 0; i < size_t(values / 3); ++i) {
+      const Ack &a = acks[i];
+      if (a.slab >= 0 && size_t(a.slab) < slabs.size())
+        giveBack(a.slab, a.offset - slabs[size_t(a.slab)].handleOffset, a.seq);
+    }
+  }
+}
+
+/// Sends `acks` to world rank `sender` in one message (the caller holds the mutex).
+void sendAcks(int64_t sender, std::vector<Ack> acks) {
+  AckSend a;
+  a.body = std::make_unique<std::vector<Ack>>(std::move(acks));
+  if (PMPI_Isend(a.body->data(), int(a.body->size() * 3), MPI_INT64_T, int(sender), kAckTag,
+                 ackComm, &a.request) != MPI_SUCCESS) {
+    TEMPI_LOG(Warn, "ipc: acknowledging rank %lld's messages failed", (long long)sender);
+    return;
+  }
+  ackSends.push_back(std::move(a));
+}
+
+/// The calling thread's acknowledgements of batches that have run, not yet sent: each batch's
+/// afterRun functions add theirs, and its afterRunOnce function sends them (acknowledgeAfter).
+thread_local std::vector<Notice> pendingAcks;
+
+void sendPendingAcks() {
+  std::vector<Notice> ns;
+  ns.swap(pendingAcks);
+  std::map<int64_t, std::vector<Ack>> bySender;
+  for (const Notice &n : ns) bySender[n.sender].push_back(Ack{n.slab, n.offset, n.seq});
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!on) return;
+  for (auto &s : bySender) sendAcks(s.first, std::move(s.second));
+  reapAckSends();
 }
 
 } // namespace
@@ -291,15 +328,16 @@ const void *mapped(const Notice &n) {
 void acknowledge(const Notice &n) {
   std::lock_guard<std::mutex> lock(mutex);
   if (!on) return;
-  AckSend a;
-  a.body = std::make_unique<Ack>(Ack{n.slab, n.offset, n.seq});
-  if (PMPI_Isend(a.body.get(), 3, MPI_INT64_T, int(n.sender), kAckTag, ackComm, &a.request) !=
-      MPI_SUCCESS) {
-    TEMPI_LOG(Warn, "ipc: acknowledging rank %lld's message failed", (long long)n.sender);
-    return;
-  }
-  ackSends.push_back(std::move(a));
+  sendAcks(n.sender, {Ack{n.slab, n.offset, n.seq}});
   reapAckSends();
+}
+
+void acknowledgeAfter(const Notice &n, Batch &b) {
+  // Gathered when b has run (after its synchronization: the unpack has read the bytes), sent by
+  // the once-function that follows every gathering one. A batch run inside another's lifetime
+  // sends only its own: the outer batch's notices are gathered when it runs.
+  b.afterRun([n] { pendingAcks.push_back(n); });
+  b.afterRunOnce(&pendingAcks, [] { sendPendingAcks(); });
 }
 
 } // namespace tempi::ipc

@@ -31,6 +31,7 @@
 
 namespace tempi {
 struct Wire;
+class Batch;
 }
 
 namespace tempi::ipc {
@@ -79,5 +80,8 @@ bool readNotice(const void *bytes, Notice &out);
 const void *mapped(const Notice &n);
 /// Tells the sender its bytes were read (after the unpack has finished).
 void acknowledge(const Notice &n);
+/// The same once batch b has run (its unpack read the bytes), together with every other
+/// acknowledgement of b: one message per sender, however many of its notices b served.
+void acknowledgeAfter(const Notice &n, Batch &b);
 
 } // namespace tempi::ipc

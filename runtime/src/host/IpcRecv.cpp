@@ -131,7 +131,7 @@ tempi_result finishIfNotice(Wire &w, MPI_Status &status, Batch &b, bool *handled
     fromPeer.staging.device = const_cast<void *>(src);
     fromPeer.staging.host = nullptr;
     tempi_result r = unpackArrived(fromPeer, status, b);
-    b.afterRun([n] { acknowledge(n); });
+    acknowledgeAfter(n, b);
     return r;
   }
   std::vector<char> bytes(size_t(n.bytes));
