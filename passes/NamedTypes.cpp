@@ -1,13 +1,19 @@
 /// \file
-/// The predefined MPI datatypes on LP64 Linux (x86-64): size, extent, natural alignment and, for
-/// the pair types, where their two fields lie. The values are what MPICH 4 and Open MPI report
-/// there; test/oracle's `oracle-named` test checks every row against the MPI it is built with
-/// (size, extent, true extent, and the alignment through MPICH's struct extent padding).
-/// Surprise, measured with MPICH 4.0.2: MPI_REAL16 and MPI_COMPLEX32 have alignment 1 there (a
-/// struct {REAL16; char} has extent 17), unlike MPI_LONG_DOUBLE (16).
+/// The predefined MPI datatypes on LP64 Linux (x86-64): size, extent, alignment and, for the pair
+/// types, where their two fields lie. Sizes and extents are what MPICH and Open MPI report there.
+/// Alignments are MPICH 4.0.2's (for the types it lacks, MPICH 5.0.2's), and they are the MPI
+/// library's choice, not the platform's: MPICH 4.0.2 aligns MPI_REAL16 and MPI_COMPLEX32 to 1 (a
+/// struct {REAL16; char} has extent 17), unlike MPI_LONG_DOUBLE (16); MPICH 5.0.2 to 16. So a
+/// process linked with an MPI measures that MPI's alignments and sets them here
+/// (setNamedTypeAlignment; the oracle and libtempi's MPI_Init do, through
+/// runtime/mpitypes/NamedProbe.h); the built-in values stay readable (builtinNamedTypeAlignment).
+/// test/oracle checks every row against the MPI it is built with: `oracle-named-builtin` the
+/// built-in table as it is (MPICH 4.0.2 in CI), `oracle-named` the calibrated one, reporting each
+/// difference.
 /// Unknown names return nullptr; nothing here knows about MPI handles (runtime/mpitypes does).
 #include "passes/TypeExpr.h"
 
+#include <optional>
 #include <unordered_map>
 
 namespace tempi {
@@ -46,7 +52,8 @@ std::vector<NamedTypeInfo> makeTable() {
       scalar("MPI_DOUBLE_COMPLEX", 16, 8), scalar("MPI_INTEGER1", 1, 1),
       scalar("MPI_INTEGER2", 2, 2), scalar("MPI_INTEGER4", 4, 4), scalar("MPI_INTEGER8", 8, 8),
       scalar("MPI_INTEGER16", 16, 16), scalar("MPI_REAL2", 2, 2), scalar("MPI_REAL4", 4, 4),
-      scalar("MPI_REAL8", 8, 8), scalar("MPI_REAL16", 16, 1), scalar("MPI_COMPLEX4", 4, 2),
+      // MPI_COMPLEX4: MPICH 4.0.2 lacks it; 4 is MPICH 5.0.2's alignment (not REAL2's 2).
+      scalar("MPI_REAL8", 8, 8), scalar("MPI_REAL16", 16, 1), scalar("MPI_COMPLEX4", 4, 4),
       scalar("MPI_COMPLEX8", 8, 4), scalar("MPI_COMPLEX16", 16, 8),
       scalar("MPI_COMPLEX32", 32, 1), scalar("MPI_LOGICAL1", 1, 1), scalar("MPI_LOGICAL2", 2, 2),
       scalar("MPI_LOGICAL4", 4, 4), scalar("MPI_LOGICAL8", 8, 8), scalar("MPI_LOGICAL16", 16, 16),
@@ -60,21 +67,69 @@ std::vector<NamedTypeInfo> makeTable() {
   };
 }
 
-} // namespace
+/// The table translate() reads: the built-in one until an alignment is set.
+std::vector<NamedTypeInfo> &liveTable() {
+  static std::vector<NamedTypeInfo> table = makeTable();
+  return table;
+}
 
-const std::vector<NamedTypeInfo> &allNamedTypes() {
+const std::vector<NamedTypeInfo> &builtinTable() {
   static const std::vector<NamedTypeInfo> table = makeTable();
   return table;
 }
 
-const NamedTypeInfo *lookupNamedType(std::string_view name) {
-  static const std::unordered_map<std::string_view, const NamedTypeInfo *> index = [] {
-    std::unordered_map<std::string_view, const NamedTypeInfo *> m;
-    for (const NamedTypeInfo &t : allNamedTypes()) m.emplace(t.name, &t);
+/// Row index by name (the live and built-in tables have the same rows in the same order).
+const std::unordered_map<std::string_view, size_t> &rowIndex() {
+  static const std::unordered_map<std::string_view, size_t> index = [] {
+    std::unordered_map<std::string_view, size_t> m;
+    const std::vector<NamedTypeInfo> &t = builtinTable();
+    for (size_t i = 0; i < t.size(); ++i) m.emplace(t[i].name, i);
     return m;
   }();
-  auto it = index.find(name);
-  return it == index.end() ? nullptr : it->second;
+  return index;
+}
+
+std::optional<size_t> rowOf(std::string_view name) {
+  auto it = rowIndex().find(name);
+  if (it == rowIndex().end()) return std::nullopt;
+  return it->second;
+}
+
+} // namespace
+
+const std::vector<NamedTypeInfo> &allNamedTypes() { return liveTable(); }
+
+const NamedTypeInfo *lookupNamedType(std::string_view name) {
+  std::optional<size_t> row = rowOf(name);
+  return row ? &liveTable()[*row] : nullptr;
+}
+
+bool setNamedTypeAlignment(std::string_view name, int64_t alignment) {
+  std::optional<size_t> row = rowOf(name);
+  if (!row || alignment <= 0 || (alignment & (alignment - 1)) != 0) return false;
+  liveTable()[*row].alignment = alignment;
+  return true;
+}
+
+int64_t builtinNamedTypeAlignment(std::string_view name) {
+  std::optional<size_t> row = rowOf(name);
+  return row ? builtinTable()[*row].alignment : 0;
+}
+
+void resetNamedTypeAlignments() {
+  const std::vector<NamedTypeInfo> &builtin = builtinTable();
+  std::vector<NamedTypeInfo> &live = liveTable();
+  for (size_t i = 0; i < live.size(); ++i) live[i].alignment = builtin[i].alignment;
+}
+
+std::vector<AlignmentDifference> namedAlignmentDifferences() {
+  std::vector<AlignmentDifference> out;
+  const std::vector<NamedTypeInfo> &builtin = builtinTable();
+  const std::vector<NamedTypeInfo> &live = liveTable();
+  for (size_t i = 0; i < live.size(); ++i)
+    if (live[i].alignment != builtin[i].alignment)
+      out.push_back({live[i].name, builtin[i].alignment, live[i].alignment});
+  return out;
 }
 
 } // namespace tempi

@@ -63,6 +63,29 @@ const NamedTypeInfo *lookupNamedType(std::string_view name);
 /// Every predefined type, for generators and tests.
 const std::vector<NamedTypeInfo> &allNamedTypes();
 
+/// Alignment calibration. A named type's alignment (what MPICH pads a struct's extent to) is a
+/// property of the MPI library, not of the platform: MPICH 4.0.2 aligns MPI_REAL16 and
+/// MPI_COMPLEX32 to 1, MPICH 5.0.2 to 16. The built-in table holds MPICH 4.0.2's values; a
+/// process linked with an MPI measures that MPI's (runtime/mpitypes/NamedProbe.h) and sets them
+/// here before it translates types. The compile-time tool, which knows no MPI, keeps the table's.
+/// Not synchronized with translate(): set alignments before any thread translates (libtempi does
+/// it once, in MPI_Init).
+///
+/// Sets the alignment translate() uses for `name`. Returns false, changing nothing, for an
+/// unknown name or an alignment that is not a positive power of two.
+bool setNamedTypeAlignment(std::string_view name, int64_t alignment);
+/// The built-in table's alignment of `name`, whatever was set since; 0 for an unknown name.
+int64_t builtinNamedTypeAlignment(std::string_view name);
+/// Undoes every setNamedTypeAlignment.
+void resetNamedTypeAlignments();
+/// A named type whose alignment now differs from the built-in table's.
+struct AlignmentDifference {
+  const char *name;
+  int64_t builtin, now;
+};
+/// Every type set to an alignment other than the built-in one, in table order.
+std::vector<AlignmentDifference> namedAlignmentDifferences();
+
 struct TypeExpr;
 using TypeExprPtr = std::shared_ptr<const TypeExpr>;
 

@@ -10,6 +10,7 @@
 /// fuzz), and so are trees with an empty part (a zero count, block length or subsize, a
 /// zero-size subtype): MPICH 4.0.2's own MPI_Pack divides by zero on some of them (found by this
 /// target on its first run: struct(3, [1, 3, 0], ...) holding vector(6, 0, ...)). The MPI is initialized once (singleton) with errors returned, not fatal.
+/// It is probed once, as tempi-check-types does (oracle::probeMpi).
 #include "ByteDecoder.h"
 #include "FuzzCheck.h"
 #include "passes/PassRegistry.h"
@@ -26,6 +27,9 @@ using namespace tempi;
 
 namespace {
 constexpr int64_t kMaxSpan = 1 << 16;
+/// The oracle's options, with what it learns from the MPI once (probeMpi: the MPI's alignments,
+/// the types whose strided pack the MPI writes only partly).
+oracle::CheckOptions checkOptions;
 
 /// True when some part of the tree is empty (see the file comment).
 bool hasEmptyPart(const TypeExpr &e) {
@@ -59,6 +63,7 @@ extern "C" int LLVMFuzzerInitialize(int *argc, char ***argv) {
   MPI_Init(argc, argv);
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+  checkOptions.partlyPacked = oracle::probeMpi(/*builtinAlignments=*/false, stderr);
   return 0;
 }
 
@@ -75,7 +80,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!built) return 0; // the MPI refuses this tree
   MPI_Datatype t = *built;
   freeBuiltType(t);
-  oracle::Checker checker(uint64_t(size) * 1315423911u + (size ? data[0] : 0), {});
+  oracle::Checker checker(uint64_t(size) * 1315423911u + (size ? data[0] : 0), checkOptions);
   if (!checker.checkType(*e)) {
     std::string why;
     for (const std::string &f : checker.failures()) why += f + "\n";

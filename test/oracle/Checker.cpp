@@ -11,6 +11,7 @@
 #include "passes/TextForm.h"
 #include "passes/TypeIR.h"
 #include "runtime/mpitypes/NamedHandles.h"
+#include "runtime/mpitypes/NamedProbe.h"
 #include "runtime/mpitypes/TypeBuild.h"
 #include "runtime/mpitypes/TypeDecode.h"
 
@@ -21,6 +22,7 @@
 #include <cstdio>
 #include <cstring>
 #include <optional>
+#include <set>
 #include <sstream>
 
 namespace tempi::oracle {
@@ -112,16 +114,26 @@ std::string firstDifference(const unsigned char *a, const unsigned char *b, int6
   return "";
 }
 
-/// True when the type holds x87 long doubles: MPICH copies those as typed values, 10 significant
-/// bytes out of 16, so the 6 padding bytes of each are not part of what it packs or unpacks.
-bool hasLongDouble(const TypeExpr &e) {
-  if (e.combiner == Combiner::Named)
-    return e.name == "MPI_LONG_DOUBLE" || e.name == "MPI_C_LONG_DOUBLE_COMPLEX" ||
-           e.name == "MPI_CXX_LONG_DOUBLE_COMPLEX" || e.name == "MPI_LONG_DOUBLE_INT" ||
-           e.name == "MPI_REAL16" || e.name == "MPI_COMPLEX32";
+/// True when the type holds a predefined type in `names` (the ones the MPI packs only partly).
+bool holdsAny(const TypeExpr &e, const std::set<std::string> &names) {
+  if (e.combiner == Combiner::Named) return names.count(e.name) != 0;
   for (const TypeExprPtr &t : e.types)
-    if (t && hasLongDouble(*t)) return true;
+    if (t && holdsAny(*t, names)) return true;
   return false;
+}
+
+/// "0-9, 16-25": the runs of true in `written`.
+std::string byteRuns(const std::vector<bool> &written) {
+  std::string s;
+  for (size_t i = 0; i < written.size();) {
+    if (!written[i]) { ++i; continue; }
+    size_t j = i;
+    while (j + 1 < written.size() && written[j + 1]) ++j;
+    if (!s.empty()) s += ", ";
+    s += std::to_string(i) + (j > i ? "-" + std::to_string(j) : "");
+    i = j + 1;
+  }
+  return s.empty() ? "none" : s;
 }
 
 /// Which bytes of `out` an MPI operation writes: run it over two complementary backgrounds.
@@ -154,6 +166,27 @@ struct MpiType {
 };
 
 } // namespace
+
+std::set<std::string> probeMpi(bool builtinAlignments, std::FILE *out) {
+  for (const AlignmentDifference &d : calibrateNamedTypeAlignments())
+    std::fprintf(out, "note: the MPI aligns %s to %lld, passes/' built-in table to %lld%s\n",
+                 d.name, (long long)d.now, (long long)d.builtin,
+                 builtinAlignments ? " (--builtin-alignments: checking the table's)" : "");
+  if (builtinAlignments) resetNamedTypeAlignments();
+  std::set<std::string> partly;
+  for (const NamedTypeInfo &info : allNamedTypes()) {
+    MPI_Datatype h = namedTypeHandle(info.name);
+    if (h == MPI_DATATYPE_NULL) continue;
+    std::vector<bool> written = stridedPackWrittenBytes(h);
+    if (written.empty() || std::find(written.begin(), written.end(), false) == written.end())
+      continue;
+    partly.insert(info.name);
+    std::fprintf(out, "note: the MPI packs only bytes %s of each %s (%zu bytes) in a strided type; "
+                      "the others are not compared\n",
+                 byteRuns(written).c_str(), info.name, written.size());
+  }
+  return partly;
+}
 
 bool Checker::fail(const std::string &check, const TypeExpr &e, const std::string &detail) {
   std::string msg = "FAIL " + check + ": " + detail + "\n  type: " + printExpr(e);
@@ -226,7 +259,7 @@ bool Checker::checkType(const TypeExpr &e) {
     if (pos != n) return fail("pack", e, "MPI_Pack wrote " + std::to_string(pos) + " bytes, expected " + std::to_string(n) + at);
 
     std::vector<bool> packMask;
-    if (hasLongDouble(e) && n > 0) {
+    if (n > 0 && holdsAny(e, opt_.partlyPacked)) {
       packMask = writtenMask(n, std::vector<unsigned char>(packSize, 0x5a), [&](std::vector<unsigned char> &out) {
         int p = 0;
         MPI_Pack(src.base(), static_cast<int>(count), mt.t, out.data(), packSize, &p, MPI_COMM_SELF);
@@ -249,8 +282,8 @@ bool Checker::checkType(const TypeExpr &e) {
       if (!d.empty()) return fail("pack", e, "packStrided vs MPI_Pack: " + d + at + "\n  strided: " + printStrided(*sb));
     }
 
-    // Unpack: MPI_Unpack and our unpackers write the same bytes over the same background. With
-    // long doubles, MPICH stores 10 of each 16 bytes, so where elements overlap the results
+    // Unpack: MPI_Unpack and our unpackers write the same bytes over the same background. For
+    // partly packed types MPICH stores 10 of each 16 bytes, so where elements overlap the results
     // legitimately differ: those types are checked for packing only.
     if (!packMask.empty() && overlapping(**raw, count)) continue;
     Buffer mpiDst = makeBuffer(**raw, count);

@@ -5,7 +5,9 @@
 #include "passes/TypeExpr.h"
 
 #include <cstdint>
+#include <cstdio>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -14,7 +16,17 @@ namespace tempi::oracle {
 struct CheckOptions {
   bool verbose = false;
   bool allCounts = false; ///< pack with count 1, 2 and 3 instead of one random count
+  /// Predefined types the MPI packs only partly in strided types (probeMpi): in a type holding
+  /// one, the bytes the MPI does not write are not compared. Every other type's bytes all are.
+  std::set<std::string> partlyPacked;
 };
+
+/// What the oracle learns from the MPI before checking (runtime/mpitypes/NamedProbe.h): sets the
+/// MPI's alignment of every predefined type in passes/ (unless `builtinAlignments`: then the
+/// built-in table stays, to check it as it is), and returns the types a strided MPI_Pack writes
+/// only part of. Prints one "note:" line to `out` per alignment that differs from the built-in
+/// table and per partly packed type, so neither is silent.
+std::set<std::string> probeMpi(bool builtinAlignments, std::FILE *out);
 
 /// Collects failures; each names the check, the type in text form and what differed.
 class Checker {

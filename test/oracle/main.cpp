@@ -5,9 +5,12 @@
 ///   tempi-check-types --count N [--seed S] [--verbose]   random types, pools and order pairs
 ///   tempi-check-types --case NAME                         a fixed set (cuboid, halo, ...)
 ///   tempi-check-types --expr 'vector(2, 1, 3, MPI_INT)'   one type in text form
+///   ... --builtin-alignments    check passes/' built-in alignment table instead of the MPI's
 ///
-/// Prints each failing type in text form, then the exact line "N passed, M failed"; exits 1 when
-/// anything failed, 2 on bad usage.
+/// First probes the MPI (probeMpi in Checker.h): passes/ takes the MPI's alignment of each
+/// predefined type, and the types a strided MPI_Pack writes only part of are found; each finding
+/// is printed as a "note:" line. Then prints each failing type in text form, then the exact line
+/// "N passed, M failed"; exits 1 when anything failed, 2 on bad usage.
 #include "Checker.h"
 #include "FixedCases.h"
 
@@ -29,9 +32,9 @@ namespace {
 int usage(const char *why) {
   std::fprintf(stderr,
                "tempi-check-types: %s\n"
-               "usage: tempi-check-types --count N [--seed S] [--verbose]\n"
-               "       tempi-check-types --case NAME [--verbose]\n"
-               "       tempi-check-types --expr TEXT [--verbose]\n",
+               "usage: tempi-check-types --count N [--seed S] [--verbose] [--builtin-alignments]\n"
+               "       tempi-check-types --case NAME [--verbose] [--builtin-alignments]\n"
+               "       tempi-check-types --expr TEXT [--verbose] [--builtin-alignments]\n",
                why);
   return 2;
 }
@@ -48,7 +51,7 @@ bool parseInt(const char *s, long long &out) {
 int main(int argc, char **argv) {
   long long count = -1, seed = 1;
   std::string caseName, exprText;
-  bool verbose = false;
+  bool verbose = false, builtinAlignments = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&]() -> const char * { return i + 1 < argc ? argv[++i] : nullptr; };
@@ -68,6 +71,8 @@ int main(int argc, char **argv) {
       exprText = v;
     } else if (a == "--verbose") {
       verbose = true;
+    } else if (a == "--builtin-alignments") {
+      builtinAlignments = true;
     } else {
       return usage(("unknown argument '" + a + "'").c_str());
     }
@@ -77,8 +82,9 @@ int main(int argc, char **argv) {
 
   MPI_Init(&argc, &argv);
   int passed = 0, failed = 0;
-  oracle::Checker checker(static_cast<uint64_t>(seed) * 0x9E3779B97F4A7C15ull + 1,
-                          {verbose, /*allCounts=*/count < 0});
+  oracle::CheckOptions options{verbose, /*allCounts=*/count < 0, {}};
+  options.partlyPacked = oracle::probeMpi(builtinAlignments, stdout);
+  oracle::Checker checker(static_cast<uint64_t>(seed) * 0x9E3779B97F4A7C15ull + 1, options);
   int status = 0;
   if (!caseName.empty()) {
     if (!oracle::runCase(caseName, checker, passed, failed)) {

@@ -26,8 +26,8 @@ const ModelParams &params();
 bool mpiCudaAware();
 
 /// Called by the MPI_Init/_Init_thread interposers after the MPI initialized (reads the settings
-/// and the model cache), and by MPI_Finalize before the MPI finalizes (completes detached
-/// requests, releases pools and plans).
+/// and the model cache, and sets passes/' named-type alignments to the MPI's), and by
+/// MPI_Finalize before the MPI finalizes (completes detached requests, releases pools and plans).
 void onInit();
 void onFinalize();
 
