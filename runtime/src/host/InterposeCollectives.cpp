@@ -222,18 +222,16 @@ int alltoallvCommon(bool neighbor, const void *sendbuf, const int sendcounts[], 
   int in = 0, out = 0;
   if (int rc = collectivePeers(comm, neighbor, &in, &out); rc != MPI_SUCCESS)
     return runtime::raiseCode(comm, rc, "counting a collective's peers");
-  if (neighbor && !inPlace) {
-    bool p2p = false;
-    if (int rc = neighbor::overP2P(comm, &p2p); rc != MPI_SUCCESS)
-      return runtime::raiseCode(comm, rc, "reading a neighbour collective's topology");
-    if (p2p)
-      return neighbor::exchange(
-          comm,
-          neighbor::partsOf(sendbuf, out, sendcounts, sdispls, extentOf(sendtype), sendtype,
-                            nullptr, sendplan, nullptr),
-          neighbor::partsOf(recvbuf, in, recvcounts, rdispls, extentOf(recvtype), recvtype,
-                            nullptr, recvplan, nullptr));
-  }
+  bool p2p = false;
+  if (int rc = neighbor ? neighbor::overP2P(comm, sendbuf, &p2p) : MPI_SUCCESS; rc != MPI_SUCCESS)
+    return rc;
+  if (p2p)
+    return neighbor::exchange(
+        comm,
+        neighbor::partsOf(sendbuf, out, sendcounts, sdispls, extentOf(sendtype), sendtype, nullptr,
+                          sendplan, nullptr),
+        neighbor::partsOf(recvbuf, in, recvcounts, rdispls, extentOf(recvtype), recvtype, nullptr,
+                          recvplan, nullptr));
   Side send, recv;
   if (!inPlace)
     fill(send, sendbuf, out, sendcounts, sdispls, sendtype, nullptr, sendplan, nullptr);
@@ -326,17 +324,15 @@ int tempi_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const 
   int in = 0, out = 0;
   if (int rc = collectivePeers(comm, true, &in, &out); rc != MPI_SUCCESS)
     return runtime::raiseCode(comm, rc, "counting a collective's peers");
-  if (sendbuf != MPI_IN_PLACE) {
-    bool p2p = false;
-    if (int rc = neighbor::overP2P(comm, &p2p); rc != MPI_SUCCESS)
-      return runtime::raiseCode(comm, rc, "reading a neighbour collective's topology");
-    if (p2p)
-      return neighbor::exchange(comm,
-                                neighbor::partsOf(sendbuf, out, sendcounts, sdispls, 1,
-                                                  MPI_DATATYPE_NULL, sendtypes, nullptr, sendplans),
-                                neighbor::partsOf(recvbuf, in, recvcounts, rdispls, 1,
-                                                  MPI_DATATYPE_NULL, recvtypes, nullptr, recvplans));
-  }
+  bool p2p = false;
+  if (int rc = neighbor::overP2P(comm, sendbuf, &p2p); rc != MPI_SUCCESS) return rc;
+  if (p2p)
+    return neighbor::exchange(
+        comm,
+        neighbor::partsOf(sendbuf, out, sendcounts, sdispls, 1, MPI_DATATYPE_NULL, sendtypes,
+                          nullptr, sendplans),
+        neighbor::partsOf(recvbuf, in, recvcounts, rdispls, 1, MPI_DATATYPE_NULL, recvtypes,
+                          nullptr, recvplans));
   Side send, recv;
   if (sendbuf != MPI_IN_PLACE)
     fill(send, sendbuf, out, sendcounts, sdispls, MPI_DATATYPE_NULL, sendtypes, nullptr, sendplans);

@@ -140,20 +140,20 @@ int alltoallvCommon(bool neighbor, const void *sendbuf, const MPI_Count sendcoun
   if (int rc = collectivePeers(comm, neighbor, &in, &out); rc != MPI_SUCCESS)
     return runtime::raiseCode(comm, rc, "counting a collective's peers");
   const bool inPlace = sendbuf == MPI_IN_PLACE;
-  if (neighbor && !inPlace) { // before the device check: every rank must take the same path
-    bool p2p = false;
-    if (int rc = neighbor::overP2P(comm, &p2p); rc != MPI_SUCCESS)
-      return runtime::raiseCode(comm, rc, "reading a neighbour collective's topology");
-    if (p2p) {
-      MPI_Aint lb = 0, sext = 0, rext = 0;
-      PMPI_Type_get_extent(sendtype, &lb, &sext);
-      PMPI_Type_get_extent(recvtype, &lb, &rext);
-      return neighbor::exchange(comm,
-                                neighbor::partsOf(sendbuf, out, sendcounts, sdispls, sext,
-                                                  sendtype, nullptr, sendplan, nullptr),
-                                neighbor::partsOf(recvbuf, in, recvcounts, rdispls, rext,
-                                                  recvtype, nullptr, recvplan, nullptr));
-    }
+  // Before the device check: every rank must take the same path.
+  bool p2p = false;
+  if (int rc = neighbor ? neighbor::overP2P(comm, sendbuf, &p2p) : MPI_SUCCESS; rc != MPI_SUCCESS)
+    return rc;
+  if (p2p) {
+    MPI_Aint lb = 0, sext = 0, rext = 0;
+    PMPI_Type_get_extent(sendtype, &lb, &sext);
+    PMPI_Type_get_extent(recvtype, &lb, &rext);
+    return neighbor::exchange(
+        comm,
+        neighbor::partsOf(sendbuf, out, sendcounts, sdispls, sext, sendtype, nullptr, sendplan,
+                          nullptr),
+        neighbor::partsOf(recvbuf, in, recvcounts, rdispls, rext, recvtype, nullptr, recvplan,
+                          nullptr));
   }
   if (!(!inPlace && anyDevice(sendbuf, out, sendcounts, sdispls, sendtype, nullptr)) &&
       !anyDevice(recvbuf, in, recvcounts, rdispls, recvtype, nullptr))
@@ -197,17 +197,17 @@ int alltoallwCommon(bool neighbor, const void *sendbuf, const MPI_Count sendcoun
   if (int rc = collectivePeers(comm, neighbor, &in, &out); rc != MPI_SUCCESS)
     return runtime::raiseCode(comm, rc, "counting a collective's peers");
   const bool inPlace = sendbuf == MPI_IN_PLACE;
-  if (neighbor && !inPlace) { // before the device check: every rank must take the same path
-    bool p2p = false;
-    if (int rc = neighbor::overP2P(comm, &p2p); rc != MPI_SUCCESS)
-      return runtime::raiseCode(comm, rc, "reading a neighbour collective's topology");
-    if (p2p)
-      return neighbor::exchange(comm,
-                                neighbor::partsOf(sendbuf, out, sendcounts, sdispls, 1,
-                                                  MPI_DATATYPE_NULL, sendtypes, nullptr, sendplans),
-                                neighbor::partsOf(recvbuf, in, recvcounts, rdispls, 1,
-                                                  MPI_DATATYPE_NULL, recvtypes, nullptr, recvplans));
-  }
+  // Before the device check: every rank must take the same path.
+  bool p2p = false;
+  if (int rc = neighbor ? neighbor::overP2P(comm, sendbuf, &p2p) : MPI_SUCCESS; rc != MPI_SUCCESS)
+    return rc;
+  if (p2p)
+    return neighbor::exchange(
+        comm,
+        neighbor::partsOf(sendbuf, out, sendcounts, sdispls, 1, MPI_DATATYPE_NULL, sendtypes,
+                          nullptr, sendplans),
+        neighbor::partsOf(recvbuf, in, recvcounts, rdispls, 1, MPI_DATATYPE_NULL, recvtypes,
+                          nullptr, recvplans));
   if (!(!inPlace && anyDevice(sendbuf, out, sendcounts, sdispls, MPI_DATATYPE_NULL, sendtypes)) &&
       !anyDevice(recvbuf, in, recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes))
     return pmpi(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,

@@ -117,19 +117,8 @@ void abandon(std::vector<MPI_Request> &reqs, size_t receives) {
   }
 }
 
-} // namespace
-
-int neighbours(MPI_Comm comm, std::vector<int> *sources, std::vector<int> *dests) {
-  Topology t;
-  int rc = readTopology(comm, t);
-  *sources = std::move(t.sources);
-  *dests = std::move(t.dests);
-  return rc;
-}
-
-int overP2P(MPI_Comm comm, bool *use) {
-  *use = false;
-  if (!runtime::active() || !ipc::active()) return MPI_SUCCESS;
+/// The cached answer for comm, read (and the private communicator made) at the first call.
+int readOrMake(MPI_Comm comm, bool *use) {
   Topology *t = nullptr;
   int found = 0;
   if (int rc = PMPI_Comm_get_attr(comm, keyval(), &t, &found); rc != MPI_SUCCESS) return rc;
@@ -156,6 +145,26 @@ int overP2P(MPI_Comm comm, bool *use) {
   *use = t->usable;
   return MPI_SUCCESS;
 }
+
+
+} // namespace
+
+int neighbours(MPI_Comm comm, std::vector<int> *sources, std::vector<int> *dests) {
+  Topology t;
+  int rc = readTopology(comm, t);
+  *sources = std::move(t.sources);
+  *dests = std::move(t.dests);
+  return rc;
+}
+
+int overP2P(MPI_Comm comm, const void *sendbuf, bool *use) {
+  *use = false;
+  if (!runtime::active() || !ipc::active() || sendbuf == MPI_IN_PLACE) return MPI_SUCCESS;
+  if (int rc = readOrMake(comm, use); rc != MPI_SUCCESS)
+    return runtime::raiseCode(comm, rc, "reading a neighbour collective's topology");
+  return MPI_SUCCESS;
+}
+
 
 int exchange(MPI_Comm comm, const std::vector<Part> &sends, const std::vector<Part> &recvs) {
   Topology *t = nullptr;

@@ -40,10 +40,11 @@ struct Part {
 };
 
 /// Whether a neighbour collective on `comm` goes as point-to-point messages (see the file
-/// comment). On its first call for a communicator whose answer is yes it makes the private
-/// communicator: collective over `comm`, which the caller's collective is anyway. Returns
-/// MPI_SUCCESS or the MPI error that stopped it; *use is false then.
-int overP2P(MPI_Comm comm, bool *use);
+/// comment; never with MPI_IN_PLACE, which the MPI's own collective rejects). On its first call
+/// for a communicator whose answer is yes it makes the private communicator: collective over
+/// `comm`, which the caller's collective is anyway. Returns MPI_SUCCESS, or the MPI error that
+/// stopped it, raised on comm (*use is false then).
+int overP2P(MPI_Comm comm, const void *sendbuf, bool *use);
 
 /// comm's neighbours in the order MPI_Neighbor_alltoallw numbers its blocks (Cartesian: per
 /// dimension the lower, then the upper; MPI_PROC_NULL where there is none). Empty lists for an
