@@ -69,7 +69,8 @@ std::optional<StridedBlock> stridedFromBlocks(const std::vector<int64_t> &offset
       return std::nullopt;
     size_t count = 2;
     for (int64_t d = 0; count < starts.size() &&
-                        !__builtin_sub_overflow(starts[count], starts[count - 1], &d) && d == stride;)
+                        !__builtin_sub_overflow(starts[count], starts[count - 1], &d) &&
+                        d == stride;)
       ++count;
     if (starts.size() % count != 0)
       return std::nullopt;

@@ -79,8 +79,8 @@ TEST(StridedFromBlocks, FindsTheCanonicalDims) {
   std::string rows = "seq(off=0, [";
   for (int z = 0; z < 3; ++z)
     for (int y = 0; y < 4; ++y)
-      rows += std::string(z + y ? ", " : "") + "dense(off=" + std::to_string(1000 + z * 4096 + y * 256) +
-              ", bytes=24)";
+      rows += std::string(z + y ? ", " : "") + "dense(off=" +
+              std::to_string(1000 + z * 4096 + y * 256) + ", bytes=24)";
   rows += "])";
   std::optional<StridedBlock> b = fromBlocks(rows);
   ASSERT_TRUE(b.has_value());
@@ -110,7 +110,8 @@ TEST(StridedFromBlocks, RefusesListsNoStridedBlockHas) {
   EXPECT_FALSE(fromBlocks("seq(off=0, [dense(off=0, bytes=4), dense(off=8, bytes=4), "
                           "dense(off=20, bytes=4)])"));
   EXPECT_FALSE(fromBlocks("seq(off=0, [dense(off=0, bytes=4), dense(off=8, bytes=4), "
-                          "dense(off=16, bytes=4), dense(off=100, bytes=4), dense(off=108, bytes=4)])"));
+                          "dense(off=16, bytes=4), dense(off=100, bytes=4), "
+                          "dense(off=108, bytes=4)])"));
   EXPECT_FALSE(fromBlocks("seq(off=0, [dense(off=0, bytes=4), dense(off=8, bytes=4), "
                           "dense(off=100, bytes=4), dense(off=108, bytes=4), "
                           "dense(off=150, bytes=4), dense(off=158, bytes=4)])"));

@@ -72,7 +72,9 @@ TEST(TranslateRuns, AHindexedFaceOf65536RowsIsAFewNodes) {
 
 TEST(TranslateRuns, RandomListsKeepTheirBlocks) {
   std::mt19937 rng(31);
-  auto pick = [&](int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng); };
+  auto pick = [&](int64_t lo, int64_t hi) {
+    return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
+  };
   for (int iter = 0; iter < 400; ++iter) {
     // Stretches of one length at one stride (runs), stretches of random blocks, zero-length
     // blocks, equal and decreasing displacements.
