@@ -30,6 +30,7 @@
 /// Refuses (Result error naming the constructor and the argument): negative counts or block
 /// lengths, array lengths that disagree with the count, subarray/darray arguments out of range,
 /// unknown named types, and any 64-bit overflow of an offset, bound or size.
+#include "passes/PassUtil.h"
 #include "passes/TypeIR.h"
 
 #include <cstdint>
@@ -195,18 +196,21 @@ Piece vectorPiece(int64_t count, int64_t bl, int64_t stride, const Piece &old, C
 }
 
 /// The elements of an indexed or struct seq, built as the blocks arrive. Consecutive blocks of
-/// one shape (the same old type, the same block length) whose displacements are in arithmetic
-/// progression become one stream: regularize-seq's groups of one element, found on the argument
-/// arrays before any node exists, so a list of a million regular blocks costs a few nodes, not a
-/// million (an hindexed halo face of 65,536 rows took 67 ms to commit; bench-commit). The stream
-/// is MPICH's hvector of those blocks, so the byte ranges and their order are exactly the
-/// blocks'; a block that starts no run is the contiguous piece it always was.
+/// one shape (the same block length of old types with the same bytes and extent) whose
+/// displacements are in arithmetic progression become one stream: regularize-seq's groups of one
+/// element, found on the argument arrays before any node exists, so a list of a million regular
+/// blocks costs a few nodes, not a million (an hindexed halo face of 65,536 rows took 67 ms to
+/// commit; bench-commit). The stream is MPICH's hvector of those blocks, so the byte ranges and
+/// their order are exactly the blocks'; a block that starts no run is the contiguous piece it
+/// always was. Struct fields are compared by their bytes, never by which TypeExpr node they are:
+/// the decoder gives one node per handle, the text form one per field, and both must translate
+/// (and canonicalize) alike.
 class BlockRuns {
 public:
   BlockRuns(std::vector<IRPtr> &out, Checked &c) : out_(out), c_(c) {}
   /// One block: bl > 0 copies of old at disp bytes.
   void add(const Piece &old, int64_t bl, int64_t disp) {
-    if (count_ > 0 && &old == old_ && bl == bl_) {
+    if (count_ > 0 && bl == bl_ && sameBlocks(old, *old_)) {
       int64_t d = 0;
       if (!__builtin_sub_overflow(disp, last_, &d) && (count_ == 1 || d == stride_)) {
         stride_ = d;
@@ -233,6 +237,12 @@ public:
   }
 
 private:
+  /// Copies of a and of b cover the same bytes relative to their displacement.
+  static bool sameBlocks(const Piece &a, const Piece &b) {
+    return &a == &b || (a.b.extent() == b.b.extent() && a.ir->offset == b.ir->offset &&
+                        passutil::sameShape(*a.ir, *b.ir));
+  }
+
   std::vector<IRPtr> &out_;
   Checked &c_;
   const Piece *old_ = nullptr;

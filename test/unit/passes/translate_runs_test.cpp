@@ -119,6 +119,43 @@ TEST(TranslateRuns, RandomListsKeepTheirBlocks) {
   }
 }
 
+TEST(TranslateRuns, StructFieldsJoinARunByTheirBytesNotTheirNode) {
+  // The decoder gives one TypeExpr node per handle, the text form one per field: both must
+  // translate and canonicalize alike (fuzz_decoder found a struct where they did not, when runs
+  // were joined by node). Fields 7 and 8: the same bytes twice at one displacement.
+  std::vector<int64_t> len{2, 5, 3, 9, 3, 3, 9, 3, 3};
+  std::vector<int64_t> disp{-39, -28, -30, -30, -30, -30, -30, -30, -30};
+  std::vector<std::string> names{"MPI_LOGICAL", "MPI_CXX_LONG_DOUBLE_COMPLEX", "MPI_INTEGER2",
+                                 "MPI_CXX_LONG_DOUBLE_COMPLEX", "MPI_CXX_LONG_DOUBLE_COMPLEX",
+                                 "MPI_INTEGER2", "MPI_CXX_LONG_DOUBLE_COMPLEX",
+                                 "MPI_CXX_LONG_DOUBLE_COMPLEX", "MPI_CXX_LONG_DOUBLE_COMPLEX"};
+  std::vector<TypeExprPtr> perField, perName;
+  std::vector<std::pair<std::string, TypeExprPtr>> handles;
+  for (const std::string &n : names) {
+    perField.push_back(expr::named(n));
+    TypeExprPtr shared;
+    for (auto &[hn, h] : handles)
+      if (hn == n) shared = h;
+    if (!shared) {
+      shared = expr::named(n);
+      handles.push_back({n, shared});
+    }
+    perName.push_back(shared);
+  }
+  Result<IRPtr> a = translate(*expr::structType(len, disp, perField));
+  Result<IRPtr> b = translate(*expr::structType(len, disp, perName));
+  ASSERT_TRUE(a && b);
+  EXPECT_EQ(printIR(**a), printIR(**b));
+  EXPECT_EQ(printIR(*canonicalize(*a)), printIR(*canonicalize(*b)));
+  // Equal bytes join a run even across different names: MPI_INT and MPI_FLOAT, 8 bytes apart.
+  Result<IRPtr> c = translate(*expr::structType(
+      {1, 1, 1}, {0, 8, 16},
+      {expr::named("MPI_INT"), expr::named("MPI_FLOAT"), expr::named("MPI_INT")}));
+  ASSERT_TRUE(bool(c));
+  ASSERT_EQ((*c)->elems.size(), 1u) << printIR(**c);
+  EXPECT_EQ((*c)->elems[0]->kind, IRKind::Stream) << printIR(**c);
+}
+
 TEST(TranslateRuns, AStructTranslatesEachFieldTypeOnce) {
   // 4096 fields of one vector type: once per distinct handle, and the fields are one run.
   TypeExprPtr v = expr::vector(4, 3, 10, expr::named("MPI_DOUBLE"));
