@@ -21,6 +21,11 @@ IRPtr dropRule(const IRPtr &n) {
   case IRKind::Stream:
     return n->count == 0 || isEmptyDense(*n->child) ? empty() : n;
   case IRKind::Seq: {
+    bool anyEmpty = false;
+    for (const IRPtr &e : n->elems)
+      anyEmpty = anyEmpty || isEmptyDense(*e);
+    if (!anyEmpty && !n->elems.empty())
+      return n;
     std::vector<IRPtr> kept;
     for (const IRPtr &e : n->elems)
       if (!isEmptyDense(*e))

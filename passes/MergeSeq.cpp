@@ -77,24 +77,52 @@ IRPtr mergeRule(const IRPtr &n) {
   if (n->kind != IRKind::Seq)
     return n;
   bool changed = false;
-  std::vector<IRPtr> flat;
-  for (const IRPtr &e : n->elems) {
-    if (e->kind != IRKind::Seq) {
-      flat.push_back(e);
-      continue;
+  bool anySeq = false;
+  for (const IRPtr &e : n->elems)
+    anySeq = anySeq || e->kind == IRKind::Seq;
+  std::vector<IRPtr> spliced;
+  if (anySeq) {
+    for (const IRPtr &e : n->elems) {
+      if (e->kind != IRKind::Seq) {
+        spliced.push_back(e);
+        continue;
+      }
+      std::vector<IRPtr> inner;
+      for (const IRPtr &x : e->elems) {
+        IRPtr moved = passutil::shifted(x, e->offset);
+        if (!moved)
+          return n;
+        inner.push_back(moved);
+      }
+      spliced.insert(spliced.end(), inner.begin(), inner.end());
     }
-    std::vector<IRPtr> inner;
-    for (const IRPtr &x : e->elems) {
-      IRPtr moved = passutil::shifted(x, e->offset);
-      if (!moved)
-        return n;
-      inner.push_back(moved);
-    }
-    flat.insert(flat.end(), inner.begin(), inner.end());
     changed = true;
   }
+  const std::vector<IRPtr> &flat = anySeq ? spliced : n->elems;
   std::vector<IRPtr> merged;
-  for (const IRPtr &e : flat) {
+  size_t from = 0;
+  if (!changed) {
+    // Nothing spliced: find the first pair that joins before copying anything, so that a long
+    // seq of separate blocks is not copied.
+    std::vector<IRPtr> pair;
+    for (from = 1; from < flat.size(); ++from) {
+      pair.assign(1, flat[from - 1]);
+      if (joinTouching(pair, flat[from]))
+        break;
+    }
+    if (from < flat.size()) {
+      merged.assign(flat.begin(), flat.begin() + (from - 1));
+      merged.insert(merged.end(), pair.begin(), pair.end());
+      changed = true;
+      ++from;
+    } else if (flat.size() > 1) {
+      return n;
+    } else {
+      merged = flat; // none or one element: handled below
+    }
+  }
+  for (size_t i = from; i < flat.size(); ++i) {
+    const IRPtr &e = flat[i];
     if (!merged.empty() && joinTouching(merged, e)) {
       changed = true;
       continue;

@@ -13,14 +13,21 @@ IRPtr rewriteNode(const IRPtr &n, NodeRule rule) {
     if (c != n->child)
       cur = ir::stream(n->offset, n->count, n->stride, c, n->layout);
   } else if (n->kind == IRKind::Seq) {
+    // The element list is copied only from the first element a rule changed: a pass that changes
+    // nothing in a seq of many elements allocates nothing for it.
     std::vector<IRPtr> elems;
-    elems.reserve(n->elems.size());
-    bool changed = false;
-    for (const IRPtr &e : n->elems) {
-      elems.push_back(rewriteNode(e, rule));
-      changed |= elems.back() != e;
+    const size_t size = n->elems.size();
+    for (size_t i = 0; i < size; ++i) {
+      IRPtr r = rewriteNode(n->elems[i], rule);
+      if (elems.empty() && r == n->elems[i])
+        continue;
+      if (elems.empty()) {
+        elems.reserve(size);
+        elems.assign(n->elems.begin(), n->elems.begin() + i);
+      }
+      elems.push_back(std::move(r));
     }
-    if (changed)
+    if (!elems.empty())
       cur = ir::seq(n->offset, std::move(elems), n->layout);
   }
   return rule(cur);

@@ -43,8 +43,9 @@ size_t repetitions(const std::vector<IRPtr> &e, size_t i, size_t p, int64_t &d) 
     bool same = true;
     for (size_t t = 0; t < p && same; ++t) {
       int64_t want = 0;
-      same = sameShape(*e[base + t], *e[i + t]) && addOk(e[i + t]->offset, shift, want) &&
-             e[base + t]->offset == want;
+      // Offsets first: they are in the elements themselves, shapes are behind pointers.
+      same = addOk(e[i + t]->offset, shift, want) && e[base + t]->offset == want &&
+             sameShape(*e[base + t], *e[i + t]);
     }
     if (!same)
       break;
@@ -52,9 +53,12 @@ size_t repetitions(const std::vector<IRPtr> &e, size_t i, size_t p, int64_t &d) 
   return k;
 }
 
+/// The elements with runs made streams; empty (and `changed` untouched) when there is no run, so
+/// that a long seq without runs is not copied.
 std::vector<IRPtr> findRuns(const std::vector<IRPtr> &e, bool &changed) {
   std::vector<IRPtr> out;
-  size_t i = 0;
+  size_t i = 0, copied = 0; // e[copied, i) is not in out yet
+  bool found = false;
   while (i < e.size()) {
     size_t bestP = 0, bestK = 0;
     int64_t bestD = 0;
@@ -68,9 +72,10 @@ std::vector<IRPtr> findRuns(const std::vector<IRPtr> &e, bool &changed) {
       }
     }
     if (bestK < 2) {
-      out.push_back(e[i++]);
+      ++i;
       continue;
     }
+    out.insert(out.end(), e.begin() + copied, e.begin() + i);
     IRPtr unit;
     int64_t off = 0;
     if (bestP == 1) {
@@ -81,8 +86,13 @@ std::vector<IRPtr> findRuns(const std::vector<IRPtr> &e, bool &changed) {
     }
     out.push_back(ir::stream(off, int64_t(bestK), bestD, unit, Layout{}));
     i += bestP * bestK;
-    changed = true;
+    copied = i;
+    found = true;
   }
+  if (!found)
+    return out;
+  out.insert(out.end(), e.begin() + copied, e.end());
+  changed = true;
   return out;
 }
 
@@ -112,28 +122,43 @@ IRPtr continuation(const IRPtr &a, const IRPtr &b) {
   return nullptr;
 }
 
+/// The elements with continuations joined; empty (and `changed` untouched) when nothing joins.
 std::vector<IRPtr> joinContinuations(const std::vector<IRPtr> &e, bool &changed) {
   std::vector<IRPtr> out;
-  for (const IRPtr &x : e) {
-    if (!out.empty()) {
-      if (IRPtr joined = continuation(out.back(), x)) {
-        out.back() = joined;
-        changed = true;
-        continue;
+  bool joinedAny = false; // until the first join, out is e's prefix and is not built
+  for (size_t i = 0; i < e.size(); ++i) {
+    const IRPtr &x = e[i];
+    if (!joinedAny) {
+      if (i > 0) {
+        if (IRPtr joined = continuation(e[i - 1], x)) {
+          out.assign(e.begin(), e.begin() + (i - 1));
+          out.push_back(joined);
+          joinedAny = true;
+        }
       }
+      continue;
+    }
+    if (IRPtr joined = continuation(out.back(), x)) {
+      out.back() = joined;
+      continue;
     }
     out.push_back(x);
   }
+  if (joinedAny)
+    changed = true;
   return out;
 }
 
 IRPtr regularizeRule(const IRPtr &n) {
   if (n->kind != IRKind::Seq || n->elems.size() < 2)
     return n;
-  bool changed = false;
-  std::vector<IRPtr> elems = joinContinuations(findRuns(n->elems, changed), changed);
-  if (!changed)
+  bool ran = false, joined = false;
+  std::vector<IRPtr> runs = findRuns(n->elems, ran);
+  std::vector<IRPtr> elems = joinContinuations(ran ? runs : n->elems, joined);
+  if (!ran && !joined)
     return n;
+  if (!joined)
+    elems = std::move(runs);
   if (elems.size() == 1) {
     if (IRPtr moved = passutil::shifted(elems.front(), n->offset))
       return moved;

@@ -44,6 +44,52 @@ std::optional<StridedBlock> toStridedBlock(const IRNode &canonical) {
   return b;
 }
 
+std::optional<StridedBlock> stridedFromBlocks(const std::vector<int64_t> &offsets,
+                                              const std::vector<int64_t> &lengths, int64_t extent,
+                                              int64_t lb) {
+  StridedBlock b;
+  b.extent = extent;
+  b.lb = lb;
+  if (offsets.size() != lengths.size())
+    return std::nullopt;
+  if (offsets.empty())
+    return b; // no bytes
+  b.bytes = lengths.front();
+  if (b.bytes <= 0)
+    return std::nullopt;
+  for (int64_t len : lengths)
+    if (len != b.bytes)
+      return std::nullopt;
+  // Starts of the groups of the current dim: first the runs themselves, then every dim found
+  // leaves the starts of its groups for the next one, so each level has 1/count of the previous.
+  std::vector<int64_t> starts = offsets;
+  while (starts.size() > 1) {
+    int64_t stride = 0;
+    if (__builtin_sub_overflow(starts[1], starts[0], &stride))
+      return std::nullopt;
+    size_t count = 2;
+    for (int64_t d = 0; count < starts.size() &&
+                        !__builtin_sub_overflow(starts[count], starts[count - 1], &d) &&
+                        d == stride;)
+      ++count;
+    if (starts.size() % count != 0)
+      return std::nullopt;
+    std::vector<int64_t> next;
+    next.reserve(starts.size() / count);
+    for (size_t g = 0; g < starts.size(); g += count) {
+      int64_t want = starts[g];
+      for (size_t j = 1; j < count; ++j)
+        if (__builtin_add_overflow(want, stride, &want) || starts[g + j] != want)
+          return std::nullopt;
+      next.push_back(starts[g]);
+    }
+    b.dims.push_back({int64_t(count), stride});
+    starts = std::move(next);
+  }
+  b.start = starts.front();
+  return b;
+}
+
 std::string printStrided(const StridedBlock &b) {
   std::string s = "strided(start=" + std::to_string(b.start) + ", bytes=" +
                   std::to_string(b.bytes) + ", dims=[";

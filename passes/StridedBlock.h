@@ -37,6 +37,18 @@ struct StridedBlock {
 /// irregular (a Seq remains) and is served by the block-list kernel instead.
 std::optional<StridedBlock> toStridedBlock(const IRNode &canonical);
 
+/// The StridedBlock whose runs, in pack order, are exactly the ranges (offsets[i], lengths[i]):
+/// one element's block list as forEachBlock gives it (adjacent ranges merged). nullopt when no
+/// StridedBlock has that list: runs of unequal length, or offsets that are not nested arithmetic
+/// progressions. Each dim is as long as its progression goes (count >= 2), which is the form
+/// canonicalize() reaches when it finds the type regular, so the two agree wherever both give
+/// one (canon_property_test). Linear time and no IR: the runtime uses it for block lists too long
+/// to canonicalize at MPI_Type_commit. It misses a regular type whose runs touch across a dim
+/// (merged into longer runs by the list): such a type is served as a block list.
+std::optional<StridedBlock> stridedFromBlocks(const std::vector<int64_t> &offsets,
+                                              const std::vector<int64_t> &lengths, int64_t extent,
+                                              int64_t lb);
+
 /// "strided(start=0, bytes=8, dims=[(4, 512), (2, 4096)], extent=8192, lb=0)"
 std::string printStrided(const StridedBlock &b);
 

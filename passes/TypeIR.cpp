@@ -12,10 +12,25 @@
 
 namespace tempi {
 
+namespace {
+thread_local uint64_t nodesBuilt = 0;
+
+std::shared_ptr<IRNode> newNode() {
+  ++nodesBuilt;
+  return std::make_shared<IRNode>();
+}
+std::shared_ptr<IRNode> copyNode(const IRNode &n) {
+  ++nodesBuilt;
+  return std::make_shared<IRNode>(n);
+}
+} // namespace
+
+uint64_t irNodesBuilt() { return nodesBuilt; }
+
 namespace ir {
 
 IRPtr dense(int64_t offset, int64_t bytes, Layout layout) {
-  auto n = std::make_shared<IRNode>();
+  auto n = newNode();
   n->kind = IRKind::Dense;
   n->offset = offset;
   n->bytes = bytes;
@@ -24,7 +39,7 @@ IRPtr dense(int64_t offset, int64_t bytes, Layout layout) {
 }
 
 IRPtr stream(int64_t offset, int64_t count, int64_t stride, IRPtr child, Layout layout) {
-  auto n = std::make_shared<IRNode>();
+  auto n = newNode();
   n->kind = IRKind::Stream;
   n->offset = offset;
   n->count = count;
@@ -35,7 +50,7 @@ IRPtr stream(int64_t offset, int64_t count, int64_t stride, IRPtr child, Layout 
 }
 
 IRPtr seq(int64_t offset, std::vector<IRPtr> elems, Layout layout) {
-  auto n = std::make_shared<IRNode>();
+  auto n = newNode();
   n->kind = IRKind::Seq;
   n->offset = offset;
   n->elems = std::move(elems);
@@ -46,7 +61,7 @@ IRPtr seq(int64_t offset, std::vector<IRPtr> elems, Layout layout) {
 IRPtr withOffset(const IRPtr &n, int64_t offset) {
   if (n->offset == offset)
     return n;
-  auto c = std::make_shared<IRNode>(*n);
+  auto c = copyNode(*n);
   c->offset = offset;
   return c;
 }
@@ -54,7 +69,7 @@ IRPtr withOffset(const IRPtr &n, int64_t offset) {
 IRPtr withLayout(const IRPtr &n, Layout layout) {
   if (n->layout == layout)
     return n;
-  auto c = std::make_shared<IRNode>(*n);
+  auto c = copyNode(*n);
   c->layout = layout;
   return c;
 }

@@ -7,8 +7,10 @@
 #include "DecodeAdapter.h"
 #include "PackProbe.h"
 #include "passes/PassRegistry.h"
+#include "passes/StridedBlock.h"
 #include "passes/TextForm.h"
 
+#include <algorithm>
 #include <mutex>
 #include <shared_mutex>
 #include <unordered_map>
@@ -71,6 +73,47 @@ std::shared_ptr<TypePlan> mirror(const TypePlan &layout, std::string why) {
 } // namespace
 
 namespace {
+/// Whether a translated type is canonicalized at commit or planned straight from its block list.
+/// The passes cost up to about 1.5 us per IR node (a list without structure: an irregular
+/// hindexed of 65,536 blocks took 150-300 ms a commit), walking the block list about 25 ns per
+/// block; and for a plan the passes can add one thing to the block list, a StridedBlock, which
+/// stridedFromBlocks finds in linear time. So a tree of more than kCanonicalizeMaxNodes nodes is
+/// canonicalized only while each node stands for kBlocksPerNodeToCanonicalize blocks or more
+/// (translate made each arithmetic run of blocks one stream: a regular list is a few nodes).
+constexpr size_t kCanonicalizeMaxNodes = 1024;
+constexpr uint64_t kBlocksPerNodeToCanonicalize = 64;
+
+/// IR nodes (a shared child counted once per use) and dense runs before merging, saturating.
+struct TreeSize {
+  uint64_t nodes = 0, runs = 0;
+};
+TreeSize sizeOf(const IRNode &n) {
+  constexpr uint64_t kMax = uint64_t(1) << 62;
+  TreeSize t{1, 0};
+  switch (n.kind) {
+  case IRKind::Dense: t.runs = n.bytes > 0 ? 1 : 0; break;
+  case IRKind::Stream: {
+    TreeSize c = sizeOf(*n.child);
+    t.nodes += c.nodes;
+    uint64_t count = n.count > 0 ? uint64_t(n.count) : 0;
+    t.runs = c.runs != 0 && count > kMax / c.runs ? kMax : c.runs * count;
+    break;
+  }
+  case IRKind::Seq:
+    for (const IRPtr &e : n.elems) {
+      TreeSize c = sizeOf(*e);
+      t.nodes += c.nodes;
+      t.runs = std::min(kMax, t.runs + c.runs);
+    }
+    break;
+  }
+  return t;
+}
+
+bool canonicalizeAtCommit(const TreeSize &t) {
+  return t.nodes <= kCanonicalizeMaxNodes || t.runs / t.nodes >= kBlocksPerNodeToCanonicalize;
+}
+
 /// The plan, or the mirror when the MPI packs the type in another order (PackProbe.h).
 TypePlanPtr checkedOrder(MPI_Datatype type, TypePlanPtr plan, const TypePlan &layout,
                          const TypeExpr &expr) {
@@ -125,8 +168,7 @@ TypePlanPtr buildPlan(MPI_Datatype type, bool probeOrder) {
   if (!expr) return mirror(layout, "not decoded: " + expr.error());
   Result<IRPtr> ir = translate(**expr);
   if (!ir) return mirror(layout, "not translated: " + ir.error());
-  IRPtr canon = canonicalize(*ir);
-  const Layout &l = canon->layout;
+  const Layout &l = (*ir)->layout; // canonicalize() keeps the root's layout
   if (l.size != size || l.extent != extent || l.lb != lb || l.trueLb != tlb ||
       l.trueExtent != textent) {
     TEMPI_LOG(Warn, "decoded layout of %s disagrees with the MPI's (size %lld/%lld, extent "
@@ -135,25 +177,47 @@ TypePlanPtr buildPlan(MPI_Datatype type, bool probeOrder) {
               (long long)extent);
     return mirror(layout, "decoded layout disagrees with the MPI");
   }
-  if (std::optional<StridedBlock> sb = toStridedBlock(*canon)) {
-    TypePlanPtr p = planFromStrided(*sb, tlb, textent);
-    TEMPI_LOG(Debug, "planned %s as %s", printExpr(**expr).c_str(), printStrided(*sb).c_str());
-    return probeOrder ? checkedOrder(type, std::move(p), layout, **expr) : p;
-  }
   auto p = std::make_shared<TypePlan>();
+  const TreeSize treeSize = sizeOf(**ir);
+  const bool large = !canonicalizeAtCommit(treeSize);
+  IRPtr tree = large ? *ir : canonicalize(*ir); // the block lists of both are the same
+  std::optional<StridedBlock> sb;
+  if (large) {
+    forEachBlock(*tree, 1, [&](int64_t off, int64_t bytes) {
+      p->blocks.offsets.push_back(off);
+      p->blocks.lengths.push_back(bytes);
+    });
+    sb = stridedFromBlocks(p->blocks.offsets, p->blocks.lengths, extent, lb);
+    TEMPI_LOG(Info, "a %s type of %zu blocks (%llu IR nodes, more than %zu) is planned from its "
+                    "block list without canonicalization: %s",
+              combinerName((*expr)->combiner), p->blocks.offsets.size(),
+              (unsigned long long)treeSize.nodes, kCanonicalizeMaxNodes,
+              sb ? printStrided(*sb).c_str() : "a block list");
+  } else {
+    sb = toStridedBlock(*tree);
+  }
+  if (sb) {
+    TypePlanPtr sp = planFromStrided(*sb, tlb, textent);
+    if (!large)
+      TEMPI_LOG(Debug, "planned %s as %s", printExpr(**expr).c_str(), printStrided(*sb).c_str());
+    return probeOrder ? checkedOrder(type, std::move(sp), layout, **expr) : sp;
+  }
   p->kind = TypePlan::Kind::Blocks;
   p->size = size;
   p->extent = extent;
   p->lb = lb;
   p->trueLb = tlb;
   p->trueExtent = textent;
-  forEachBlock(*canon, 1, [&](int64_t off, int64_t bytes) {
-    p->blocks.offsets.push_back(off);
-    p->blocks.lengths.push_back(bytes);
-  });
+  if (!large)
+    forEachBlock(*tree, 1, [&](int64_t off, int64_t bytes) {
+      p->blocks.offsets.push_back(off);
+      p->blocks.lengths.push_back(bytes);
+    });
   p->blocks.extent = extent;
   p->blocks.size = size;
-  TEMPI_LOG(Debug, "planned %s as %zu blocks", printExpr(**expr).c_str(), p->blocks.offsets.size());
+  if (!large)
+    TEMPI_LOG(Debug, "planned %s as %zu blocks", printExpr(**expr).c_str(),
+              p->blocks.offsets.size());
   return probeOrder ? checkedOrder(type, std::move(p), layout, **expr) : p;
 }
 

@@ -3,7 +3,8 @@
 /// (decode with MPI_Type_get_envelope/_contents -> translate -> canonicalize -> StridedBlock or
 /// block list) and dropped at MPI_Type_free, so a reused handle never serves a stale plan.
 /// Named types and handles the cache has not seen are planned on first lookup. Thread-safe;
-/// lookup of a cached handle is one shared-lock hash probe.
+/// lookup of a cached handle is one shared-lock hash probe. A long block list without structure
+/// skips canonicalize: its plan comes from the block list itself (TypeCache.cpp, docs/runtime.md).
 ///
 /// A type that cannot be decoded, or whose decoded layout disagrees with what the MPI reports
 /// (size, extent, true extent), gets a Mirror plan: correct for any type, just slower.

@@ -4,7 +4,8 @@
 ///  - packReference gives identical bytes, and so does packStrided when a StridedBlock exists;
 ///  - the root Layout is unchanged and canonicalize is idempotent;
 ///  - every pass on its own keeps the byte ranges (so a broken pass is caught by name);
-///  - pools of equivalent descriptions of one strided layout give one printed canonical form.
+///  - pools of equivalent descriptions of one strided layout give one printed canonical form;
+///  - stridedFromBlocks (no IR, linear) agrees with canonicalize() where both find a StridedBlock.
 #include "passes/PassRegistry.h"
 #include "passes/ReferencePacker.h"
 #include "passes/StridedBlock.h"
@@ -252,6 +253,64 @@ TEST(CanonProperty, EquivalentDescriptionsGiveOneForm) {
       ASSERT_TRUE(got.has_value()) << printed;
       ASSERT_EQ(*got, b) << printStrided(*got) << " vs " << printStrided(b);
     }
+  }
+}
+
+std::optional<StridedBlock> fromBlocks(const IRNode &n) {
+  std::vector<int64_t> offsets, lengths;
+  for (auto [o, s] : blocksOf(n, 1)) {
+    offsets.push_back(o);
+    lengths.push_back(s);
+  }
+  return stridedFromBlocks(offsets, lengths, n.layout.extent, n.layout.lb);
+}
+
+/// stridedFromBlocks, the runtime's plan for block lists too long to canonicalize at commit:
+/// its StridedBlock packs the raw tree's bytes; where canonicalize() also finds one, the two are
+/// equal; and it finds every strided layout whose runs do not touch across a dim.
+TEST(CanonProperty, StridedFromBlocksAgreesWithCanonicalize) {
+  static const std::vector<unsigned char> src = pattern();
+  Gen g(2468);
+  int both = 0;
+  for (int iter = 0; iter < 4000; ++iter) {
+    IRPtr raw = g.root();
+    std::optional<StridedBlock> fast = fromBlocks(*raw);
+    if (!fast)
+      continue;
+    SCOPED_TRACE("raw: " + printIR(*raw) + "\nfrom blocks: " + printStrided(*fast));
+    for (int64_t count = 1; count <= 3; ++count) {
+      std::vector<unsigned char> out(size_t(fast->size() * count));
+      ASSERT_EQ(fast->size(), raw->layout.size);
+      packStrided(*fast, count, src.data() + kPad, out.data());
+      ASSERT_EQ(out, pack(*raw, count));
+    }
+    if (std::optional<StridedBlock> canon = toStridedBlock(*canonicalize(raw))) {
+      ASSERT_EQ(*fast, *canon) << printStrided(*canon);
+      ++both;
+    }
+  }
+  EXPECT_GT(both, 1000);
+
+  Describer d(1357);
+  for (int iter = 0; iter < 300; ++iter) {
+    StridedBlock b;
+    b.start = d.pick(-64, 64);
+    b.bytes = d.pick(1, 4) * 4;
+    int64_t inner = b.bytes;
+    for (int64_t k = d.pick(0, 3); k > 0; --k) {
+      int64_t stride = inner + 4 * d.pick(1, 8); // no dim folds or touches the one inside it
+      if (d.pick(0, 3) == 0)
+        stride = -stride;
+      int64_t count = d.pick(2, 6);
+      b.dims.push_back({count, stride});
+      inner = count * (stride < 0 ? -stride : stride);
+    }
+    b.lb = 0;
+    b.extent = 4096;
+    IRPtr raw = d.describe(b);
+    std::optional<StridedBlock> fast = fromBlocks(*raw);
+    ASSERT_TRUE(fast.has_value()) << printIR(*raw);
+    ASSERT_EQ(*fast, b) << printStrided(*fast) << " vs " << printStrided(b);
   }
 }
 
