@@ -181,20 +181,20 @@ TypePlanPtr buildPlan(MPI_Datatype type, bool probeOrder) {
   const TreeSize treeSize = sizeOf(**ir);
   const bool large = !canonicalizeAtCommit(treeSize);
   IRPtr tree = large ? *ir : canonicalize(*ir); // the block lists of both are the same
-  std::optional<StridedBlock> sb;
-  if (large) {
+  // A canonical tree shows its StridedBlock; a large one's is found from its block list.
+  std::optional<StridedBlock> sb = large ? std::nullopt : toStridedBlock(*tree);
+  if (large || !sb)
     forEachBlock(*tree, 1, [&](int64_t off, int64_t bytes) {
       p->blocks.offsets.push_back(off);
       p->blocks.lengths.push_back(bytes);
     });
+  if (large) {
     sb = stridedFromBlocks(p->blocks.offsets, p->blocks.lengths, extent, lb);
     TEMPI_LOG(Info, "a %s type of %zu blocks (%llu IR nodes, more than %zu) is planned from its "
                     "block list without canonicalization: %s",
               combinerName((*expr)->combiner), p->blocks.offsets.size(),
               (unsigned long long)treeSize.nodes, kCanonicalizeMaxNodes,
               sb ? printStrided(*sb).c_str() : "a block list");
-  } else {
-    sb = toStridedBlock(*tree);
   }
   if (sb) {
     TypePlanPtr sp = planFromStrided(*sb, tlb, textent);
@@ -208,11 +208,6 @@ TypePlanPtr buildPlan(MPI_Datatype type, bool probeOrder) {
   p->lb = lb;
   p->trueLb = tlb;
   p->trueExtent = textent;
-  if (!large)
-    forEachBlock(*tree, 1, [&](int64_t off, int64_t bytes) {
-      p->blocks.offsets.push_back(off);
-      p->blocks.lengths.push_back(bytes);
-    });
   p->blocks.extent = extent;
   p->blocks.size = size;
   if (!large)
