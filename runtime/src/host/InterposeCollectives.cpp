@@ -203,8 +203,8 @@ bool packed(const Side &s) { return s.staged && !s.mirror; }
 /// A neighbour collective's receive block from MPI_PROC_NULL (a Cartesian edge) receives nothing
 /// and must be left as it is: its count becomes 0, so nothing is unpacked there.
 int skipNullSources(MPI_Comm comm, Side &recv) {
-  std::vector<int> sources, dests;
-  if (int rc = neighbor::neighbours(comm, &sources, &dests); rc != MPI_SUCCESS) return rc;
+  std::vector<int> sources;
+  if (int rc = neighbor::sources(comm, &sources); rc != MPI_SUCCESS) return rc;
   for (size_t j = 0; j < sources.size() && j < recv.counts.size(); ++j)
     if (sources[j] == MPI_PROC_NULL) recv.counts[j] = 0;
   return MPI_SUCCESS;

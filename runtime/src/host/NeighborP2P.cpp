@@ -149,11 +149,10 @@ int readOrMake(MPI_Comm comm, bool *use) {
 
 } // namespace
 
-int neighbours(MPI_Comm comm, std::vector<int> *sources, std::vector<int> *dests) {
+int sources(MPI_Comm comm, std::vector<int> *out) {
   Topology t;
   int rc = readTopology(comm, t);
-  *sources = std::move(t.sources);
-  *dests = std::move(t.dests);
+  *out = std::move(t.sources);
   return rc;
 }
 

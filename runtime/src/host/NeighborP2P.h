@@ -46,10 +46,10 @@ struct Part {
 /// stopped it, raised on comm (*use is false then).
 int overP2P(MPI_Comm comm, const void *sendbuf, bool *use);
 
-/// comm's neighbours in the order MPI_Neighbor_alltoallw numbers its blocks (Cartesian: per
-/// dimension the lower, then the upper; MPI_PROC_NULL where there is none). Empty lists for an
+/// comm's sources in the order MPI_Neighbor_alltoallw numbers its receive blocks (Cartesian: per
+/// dimension the lower, then the upper; MPI_PROC_NULL where there is none). Empty for an
 /// MPI_Graph topology (not needed there: it has no MPI_PROC_NULL neighbours).
-int neighbours(MPI_Comm comm, std::vector<int> *sources, std::vector<int> *dests);
+int sources(MPI_Comm comm, std::vector<int> *out);
 
 /// A side's parts from a collective's arguments: n peers, counts[i] elements of types[i] (or of
 /// `one` for the v forms) at byte offset displs[i] * scale (scale: 1 for the w forms, the type's
