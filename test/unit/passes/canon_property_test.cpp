@@ -222,24 +222,30 @@ private:
   std::mt19937 rng_;
 };
 
+/// A random StridedBlock of 4-byte words, up to 3 dims, each stride past the extent of the dim
+/// inside it (no dim folds into or touches the one inside it), lb 0, extent 4096.
+StridedBlock randomUnfoldable(Describer &d) {
+  StridedBlock b;
+  b.start = d.pick(-64, 64);
+  b.bytes = d.pick(1, 4) * 4;
+  int64_t inner = b.bytes;
+  for (int64_t k = d.pick(0, 3); k > 0; --k) {
+    int64_t stride = inner + 4 * d.pick(1, 8);
+    if (d.pick(0, 3) == 0)
+      stride = -stride;
+    int64_t count = d.pick(2, 6);
+    b.dims.push_back({count, stride});
+    inner = count * (stride < 0 ? -stride : stride);
+  }
+  b.lb = 0;
+  b.extent = 4096;
+  return b;
+}
+
 TEST(CanonProperty, EquivalentDescriptionsGiveOneForm) {
   Describer d(99);
   for (int iter = 0; iter < 300; ++iter) {
-    StridedBlock b;
-    b.start = d.pick(-64, 64);
-    b.bytes = d.pick(1, 4) * 4;
-    int64_t inner = b.bytes;
-    for (int64_t k = d.pick(0, 3); k > 0; --k) {
-      // A stride that keeps the dimension from folding into the one inside it.
-      int64_t stride = inner + 4 * d.pick(1, 8);
-      if (d.pick(0, 3) == 0)
-        stride = -stride;
-      int64_t count = d.pick(2, 6);
-      b.dims.push_back({count, stride});
-      inner = count * (stride < 0 ? -stride : stride);
-    }
-    b.lb = 0;
-    b.extent = 4096;
+    const StridedBlock b = randomUnfoldable(d);
     std::string first;
     for (int variant = 0; variant < 6; ++variant) {
       IRPtr raw = d.describe(b);
@@ -293,20 +299,7 @@ TEST(CanonProperty, StridedFromBlocksAgreesWithCanonicalize) {
 
   Describer d(1357);
   for (int iter = 0; iter < 300; ++iter) {
-    StridedBlock b;
-    b.start = d.pick(-64, 64);
-    b.bytes = d.pick(1, 4) * 4;
-    int64_t inner = b.bytes;
-    for (int64_t k = d.pick(0, 3); k > 0; --k) {
-      int64_t stride = inner + 4 * d.pick(1, 8); // no dim folds or touches the one inside it
-      if (d.pick(0, 3) == 0)
-        stride = -stride;
-      int64_t count = d.pick(2, 6);
-      b.dims.push_back({count, stride});
-      inner = count * (stride < 0 ? -stride : stride);
-    }
-    b.lb = 0;
-    b.extent = 4096;
+    const StridedBlock b = randomUnfoldable(d);
     IRPtr raw = d.describe(b);
     std::optional<StridedBlock> fast = fromBlocks(*raw);
     ASSERT_TRUE(fast.has_value()) << printIR(*raw);

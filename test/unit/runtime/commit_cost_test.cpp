@@ -7,6 +7,7 @@
 /// translate cannot shorten, planned from its block list too, still gets its StridedBlock; a
 /// short irregular list is still canonicalized. Every plan is compared with the MPI's own
 /// MPI_Pack of the same bytes, or with the blocks computed from the constructor's arguments.
+#include "MpiTestSupport.h"
 #include "TypeCache.h"
 #include "passes/StridedBlock.h"
 #include "passes/TypeIR.h"
@@ -20,21 +21,9 @@
 #include <vector>
 
 using namespace tempi;
+using tempi::test::Committed;
 
 namespace {
-class MpiEnvironment : public ::testing::Environment {
-public:
-  void SetUp() override { MPI_Init(nullptr, nullptr); }
-  void TearDown() override { MPI_Finalize(); }
-};
-const auto *const registered = ::testing::AddGlobalTestEnvironment(new MpiEnvironment);
-
-struct Committed {
-  MPI_Datatype type = MPI_DATATYPE_NULL;
-  ~Committed() {
-    if (type != MPI_DATATYPE_NULL) MPI_Type_free(&type);
-  }
-};
 
 using Blocks = std::vector<std::pair<int64_t, int64_t>>;
 
@@ -54,6 +43,30 @@ Blocks reference(const std::vector<int> &len, const std::vector<MPI_Aint> &disp)
     else b.push_back({disp[i], bytes});
   }
   return b;
+}
+
+/// `count` random MPI_INT blocks of 1-4 ints in increasing order, each after a gap of
+/// minGap to minGap + 3 ints (a gap of 0 lets neighbours touch and merge).
+void irregularInts(int count, unsigned seed, int minGap, std::vector<int> &len,
+                   std::vector<MPI_Aint> &disp) {
+  std::mt19937 rng(seed);
+  len.assign(size_t(count), 0);
+  disp.assign(size_t(count), 0);
+  MPI_Aint at = 0;
+  for (size_t i = 0; i < len.size(); ++i) {
+    len[i] = 1 + int(rng() % 4);
+    at += 4 * MPI_Aint(minGap + int(rng() % 4));
+    disp[i] = at;
+    at += 4 * MPI_Aint(len[i]);
+  }
+}
+
+/// A block-list plan's blocks.
+Blocks blocksOf(const TypePlan &p) {
+  Blocks got;
+  for (size_t i = 0; i < p.blocks.offsets.size(); ++i)
+    got.push_back({p.blocks.offsets[i], p.blocks.lengths[i]});
+  return got;
 }
 
 /// The plan built as MPI_Type_commit builds it, and the IR nodes that took.
@@ -105,26 +118,16 @@ TEST(CommitCost, AHindexedFaceOf65536RowsIsAFewNodesAndStrided) {
 }
 
 TEST(CommitCost, AMillionIrregularBlocksArePlannedFromTheirBlockList) {
-  std::mt19937 rng(5);
   const int count = 1000000;
-  std::vector<int> len(count);
-  std::vector<MPI_Aint> disp(count);
-  MPI_Aint at = 0;
-  for (int i = 0; i < count; ++i) {
-    len[i] = 1 + int(rng() % 4);
-    at += 4 * MPI_Aint(rng() % 4); // a gap of 0 to 3 ints: some blocks touch and merge
-    disp[i] = at;
-    at += 4 * MPI_Aint(len[i]);
-  }
+  std::vector<int> len;
+  std::vector<MPI_Aint> disp;
+  irregularInts(count, 5, 0, len, disp); // gaps of 0 to 3 ints: some blocks touch and merge
   Committed t;
   hindexedInts(len, disp, t);
   uint64_t nodes = 0;
   TypePlanPtr p = planCounted(t.type, nodes);
   ASSERT_EQ(p->kind, TypePlan::Kind::Blocks) << p->why;
-  Blocks got;
-  for (size_t i = 0; i < p->blocks.offsets.size(); ++i)
-    got.push_back({p->blocks.offsets[i], p->blocks.lengths[i]});
-  EXPECT_TRUE(got == reference(len, disp));
+  EXPECT_TRUE(blocksOf(*p) == reference(len, disp));
   // translate builds about one node per block; canonicalize would build at least one more per
   // block (normalize-layouts, fold-dense or elide-unit-stream rewrite each).
   EXPECT_LT(nodes, uint64_t(count) * 3 / 2);
@@ -154,25 +157,15 @@ TEST(CommitCost, ALongRegularListTranslateCannotShortenStillGetsItsStridedBlock)
 }
 
 TEST(CommitCost, ASmallIrregularListIsStillCanonicalized) {
-  std::mt19937 rng(9);
-  std::vector<int> len(200);
-  std::vector<MPI_Aint> disp(200);
-  MPI_Aint at = 0;
-  for (size_t i = 0; i < len.size(); ++i) {
-    len[i] = 1 + int(rng() % 4);
-    at += 4 * MPI_Aint(1 + rng() % 4);
-    disp[i] = at;
-    at += 4 * MPI_Aint(len[i]);
-  }
+  std::vector<int> len;
+  std::vector<MPI_Aint> disp;
+  irregularInts(200, 9, 1, len, disp);
   Committed t;
   hindexedInts(len, disp, t);
   uint64_t nodes = 0;
   TypePlanPtr p = planCounted(t.type, nodes);
   ASSERT_EQ(p->kind, TypePlan::Kind::Blocks) << p->why;
-  Blocks got;
-  for (size_t i = 0; i < p->blocks.offsets.size(); ++i)
-    got.push_back({p->blocks.offsets[i], p->blocks.lengths[i]});
-  EXPECT_TRUE(got == reference(len, disp));
+  EXPECT_TRUE(blocksOf(*p) == reference(len, disp));
   EXPECT_GE(nodes, 2 * len.size()); // translated, then rewritten by the passes
   expectPacksAsTheMpi(t.type, *p);
 }

@@ -3,6 +3,7 @@
 /// displacements and strides, unordered block lists) are probed and agree; a plan whose blocks
 /// are in another order than the MPI's is found to differ; a forward vector is not probed; an
 /// element wider than the probe's limit is not probed.
+#include "MpiTestSupport.h"
 #include "PackProbe.h"
 #include "TypeCache.h"
 
@@ -12,22 +13,7 @@
 #include <memory>
 
 using namespace tempi;
-
-namespace {
-class MpiEnvironment : public ::testing::Environment {
-public:
-  void SetUp() override { MPI_Init(nullptr, nullptr); }
-  void TearDown() override { MPI_Finalize(); }
-};
-const auto *const registered = ::testing::AddGlobalTestEnvironment(new MpiEnvironment);
-
-struct Committed {
-  MPI_Datatype type = MPI_DATATYPE_NULL;
-  ~Committed() {
-    if (type != MPI_DATATYPE_NULL) MPI_Type_free(&type);
-  }
-};
-} // namespace
+using tempi::test::Committed;
 
 TEST(PackProbe, UnorderedHindexedAgreesWithTheMpi) {
   int lengths[3] = {2, 1, 1};
