@@ -252,7 +252,7 @@ def halo(raw, out):
              ("baseline", "ideal"): "ideal", ("baseline", "ideal-per-q"): "ideal/q",
              ("baseline", "ideal-dev"): "ideal-dev", ("baseline", "ideal-dev-per-q"): "idev/q"}
     print("  (/q: the same baseline with the Isend variant's 208 messages each way, one per face and quantity;")
-    print("   rt/ct, ct/ideal...: the Isend variant; a2aw ...: the Neighbor_alltoallw variant; +2gpu: 2 ranks, one GPU each; +ipc: TEMPI_METHOD=ipc (+ipc128: every message of 128 B or more);")
+    print("   rt/ct, ct/ideal...: the Isend variant; a2aw ...: the Neighbor_alltoallw variant; +2gpu: 2 ranks, one GPU each; +ipc: TEMPI_METHOD=ipc, its size threshold automatic (128 B under MPS, 64 KiB otherwise; +ipc128, +ipc64k: set to that);")
     print("   ideal: host-staged; ideal-dev: the contiguous device buffer through libtempi's transport; ct/ideal uses the faster of the two)")
     ratios = ["rt/ct", "ct/ideal", "ct/ideal/q", "ct/fused/q", "a2aw/fused", "a2aw rt/ct", "a2aw ct/id"]
     print(f"  {'mpi':16s} {'grid':12s} " + " ".join(f"{short[n]:>9s}" for n in names) + " " +

@@ -129,6 +129,9 @@ void *ipcOpen(const unsigned char handle[kIpcHandleBytes]); ///< cached per hand
 void *ipcAllocSlab(size_t bytes);
 /// The calling thread's current CUDA device (IPC slabs are per device); 0 without a GPU.
 int currentDevice();
+/// Whether processes share `device` through MPS (one context for all: their kernels run side by
+/// side instead of in turns). Cached per device; false without a GPU.
+bool sharedThroughMps(int device);
 /// Whether every pair of GPUs this process sees can access each other's memory (peer access:
 /// what a mapping of another GPU's IPC memory needs). True with one GPU.
 bool ipcPeersAccessible();

@@ -13,6 +13,7 @@
 #include <cuda_runtime.h>
 
 #include <array>
+#include <atomic>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -80,6 +81,18 @@ int currentDevice() {
   int d = 0;
   if (!available() || !TEMPI_CUDA_LOG_ONLY(cudaGetDevice(&d))) return 0;
   return d;
+}
+
+bool sharedThroughMps(int device) {
+  // 0: not asked yet, 1: no, 2: yes (devices past the table are asked every time)
+  static std::array<std::atomic<int>, 64> known{};
+  if (!available() || device < 0) return false;
+  if (size_t(device) < known.size())
+    if (int k = known[size_t(device)].load(std::memory_order_relaxed)) return k == 2;
+  int mps = 0;
+  if (!TEMPI_CUDA_LOG_ONLY(cudaDeviceGetAttribute(&mps, cudaDevAttrMpsEnabled, device))) mps = 0;
+  if (size_t(device) < known.size()) known[size_t(device)].store(mps ? 2 : 1, std::memory_order_relaxed);
+  return mps != 0;
 }
 
 bool ipcPeersAccessible() {

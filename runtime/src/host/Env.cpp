@@ -37,9 +37,10 @@ const std::vector<EnvVar> &allEnvVars() {
       {"TEMPI_POOL_BYTES", "1073741824", "bytes (suffix K, M, G allowed)",
        "Cap of each staging pool (device, pinned host); a message larger than the cap is "
        "served by a one-off allocation released when the message completes."},
-      {"TEMPI_IPC_MIN_BYTES", "65536", "bytes (suffix K, M, G allowed)",
+      {"TEMPI_IPC_MIN_BYTES", "auto", "auto or bytes (suffix K, M, G allowed)",
        "With TEMPI_METHOD=ipc: smaller messages go by the model's method (at least 128, the "
-       "size of the notice that replaces an IPC message)."},
+       "size of the notice that replaces an IPC message). auto: 128 when the GPU is shared "
+       "through MPS, 64K otherwise."},
       {"TEMPI_CACHE_DIR", "", "directory",
        "Where model.txt (tempi-measure's parameters) is read and written; empty means "
        "$HOME/.cache/tempi."},
@@ -145,7 +146,10 @@ Settings parseSettings(const std::function<const char *(const char *)> &get,
       warn(std::string(name) + "=" + v + ": expected " + expected);
   };
   byteCount("TEMPI_POOL_BYTES", s.poolBytes, "a byte count such as 1073741824 or 1G; using 1G");
-  byteCount("TEMPI_IPC_MIN_BYTES", s.ipcMinBytes, "a byte count such as 65536 or 64K; using 64K");
+  if (const char *v = get("TEMPI_IPC_MIN_BYTES"); v && !strcasecmp(v, "auto"))
+    s.ipcMinBytes = kIpcMinBytesAuto;
+  else
+    byteCount("TEMPI_IPC_MIN_BYTES", s.ipcMinBytes, "auto or a byte count such as 64K; using auto");
   if (const char *v = get("TEMPI_CACHE_DIR")) s.cacheDir = v;
   return s;
 }

@@ -30,12 +30,16 @@ struct EnvVar {
 /// The table, in the order docs/environment.md lists it.
 const std::vector<EnvVar> &allEnvVars();
 
+/// TEMPI_IPC_MIN_BYTES=auto (the default): the IPC method picks its threshold by how the GPU is
+/// shared (ipc::largeEnough).
+constexpr uint64_t kIpcMinBytesAuto = UINT64_MAX;
+
 struct Settings {
   bool disable = false;                   ///< TEMPI_DISABLE: everything straight to the MPI
   Method method = Method::Auto;           ///< TEMPI_METHOD
   LogLevel log = LogLevel::Warn;          ///< TEMPI_LOG
   uint64_t poolBytes = uint64_t(1) << 30; ///< TEMPI_POOL_BYTES: cap per pool (device, pinned)
-  uint64_t ipcMinBytes = 65536;           ///< TEMPI_IPC_MIN_BYTES: smaller messages skip ipc
+  uint64_t ipcMinBytes = kIpcMinBytesAuto; ///< TEMPI_IPC_MIN_BYTES: smaller messages skip ipc
   std::string cacheDir;                   ///< TEMPI_CACHE_DIR ("" = ~/.cache/tempi)
   bool noTypeCache = false;               ///< TEMPI_NO_TYPE_CACHE: no commit-time plans
   bool copyBatch = true;                  ///< TEMPI_COPY_BATCH: one batched call per copy list

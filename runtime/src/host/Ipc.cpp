@@ -27,6 +27,8 @@ constexpr uint64_t kMagic = 0x43504949504d4554ull; // "TEMPIIPC" in little-endia
 constexpr int kAckTag = 7;
 constexpr size_t kSlabBytes = size_t(64) << 20;
 constexpr int64_t kAlign = 256;
+/// TEMPI_IPC_MIN_BYTES=auto without MPS (ranks on one GPU take turns, or have a GPU each).
+constexpr uint64_t kIpcMinBytesShared = 65536;
 
 /// Device memory the peers map, on one device (the current one when it was made: programs pick
 /// their GPU after MPI_Init, so slabs are made at the first send that needs one). `free` and
@@ -62,9 +64,17 @@ std::vector<AckSend> ackSends;
 int64_t nextSeq = 1;
 
 uint64_t hashOf(const Notice &n) {
-  uint64_t h = 1469598103934665603ull; // FNV-1a
+  // FNV-1a over 8-byte words (the fields before `check` are whole words): it tells a notice from
+  // a program's message that happens to start with the magic and the job, not from an attacker.
+  static_assert(offsetof(Notice, check) % 8 == 0, "Notice fields are not whole words");
+  uint64_t h = 1469598103934665603ull;
   const auto *p = reinterpret_cast<const unsigned char *>(&n);
-  for (size_t i = 0; i < offsetof(Notice, check); ++i) h = (h ^ p[i]) * 1099511628211ull;
+  for (size_t i = 0; i < offsetof(Notice, check); i += 8) {
+    uint64_t word;
+    std::memcpy(&word, p + i, 8);
+    h = (h ^ word) * 1099511628211ull;
+    h ^= h >> 29;
+  }
   return h;
 }
 
@@ -80,6 +90,10 @@ bool addSlab(int64_t bytes, int device) {
   }
   s.free[0] = bytes;
   slabs.push_back(std::move(s));
+  TEMPI_LOG(Info, "ipc: slab %zu of %lld bytes on device %d; messages of %llu packed bytes or "
+                  "more go by ipc (MPS %s)",
+            slabs.size() - 1, (long long)bytes, device, (unsigned long long)minBytes(),
+            device::sharedThroughMps(device) ? "on" : "off");
   return true;
 }
 
@@ -177,6 +191,59 @@ void sendPendingAcks() {
   reapAckSends();
 }
 
+/// The world rank `world` when a notice may go there (another rank of this node), else -1.
+int worldPeer(int world) {
+  if (world < 0 || world >= worldSize || world == worldRank) return -1;
+  return reachable[size_t(world)] ? world : -1;
+}
+
+/// For each rank of a communicator, worldPeer of its world rank: cached on the communicator
+/// (an attribute, freed with it) instead of five group calls into the MPI at every send.
+struct PeerMap {
+  std::vector<int> world;
+};
+
+int deletePeerMap(MPI_Comm, int, void *value, void *) {
+  delete static_cast<PeerMap *>(value);
+  return MPI_SUCCESS;
+}
+
+std::mutex peerMapMutex; // one thread makes a communicator's map; no other replaces it meanwhile
+
+/// comm's PeerMap, made at the first call (empty for an intercommunicator); nullptr when the
+/// MPI refuses.
+const PeerMap *peerMapOf(MPI_Comm comm) {
+  static int key = MPI_KEYVAL_INVALID;
+  std::lock_guard<std::mutex> lock(peerMapMutex);
+  if (key == MPI_KEYVAL_INVALID &&
+      PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, deletePeerMap, &key, nullptr) != MPI_SUCCESS)
+    return nullptr;
+  PeerMap *m = nullptr;
+  int found = 0;
+  if (PMPI_Comm_get_attr(comm, key, &m, &found) != MPI_SUCCESS) return nullptr;
+  if (found) return m;
+  auto fresh = std::make_unique<PeerMap>();
+  int inter = 0, size = 0;
+  if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || PMPI_Comm_size(comm, &size) != MPI_SUCCESS)
+    return nullptr;
+  if (!inter && size > 0) { // an intercommunicator's ranks are the remote group's: none mapped
+    MPI_Group g = MPI_GROUP_NULL, wg = MPI_GROUP_NULL;
+    std::vector<int> ranks(static_cast<size_t>(size));
+    for (int i = 0; i < size; ++i) ranks[size_t(i)] = i;
+    fresh->world.assign(size_t(size), MPI_UNDEFINED);
+    int rc = PMPI_Comm_group(comm, &g);
+    if (rc == MPI_SUCCESS) rc = PMPI_Comm_group(MPI_COMM_WORLD, &wg);
+    if (rc == MPI_SUCCESS)
+      rc = PMPI_Group_translate_ranks(g, size, ranks.data(), wg, fresh->world.data());
+    if (g != MPI_GROUP_NULL) PMPI_Group_free(&g);
+    if (wg != MPI_GROUP_NULL) PMPI_Group_free(&wg);
+    if (rc != MPI_SUCCESS) return nullptr;
+    for (int &w : fresh->world) w = worldPeer(w); // MPI_UNDEFINED (a spawned rank) is negative
+  }
+  if (PMPI_Comm_set_attr(comm, key, fresh.get()) != MPI_SUCCESS) return nullptr;
+  return fresh.release();
+}
+
 } // namespace
 
 void onInit(bool requested, bool usable) {
@@ -249,35 +316,36 @@ void onFinalize() {
 
 bool active() { return on; }
 
-bool largeEnough(int64_t packedBytes) {
-  return packedBytes >= int64_t(std::max<uint64_t>(settings().ipcMinBytes, kNoticeBytes));
+uint64_t minBytes() {
+  uint64_t m = settings().ipcMinBytes;
+  if (m == kIpcMinBytesAuto)
+    // Measured on the halo exchange (docs/performance.md, session 10): under MPS every message
+    // is faster by ipc, however small, while ranks that take turns on one GPU wait for each
+    // other's time slice at every kernel, which a small message by copies does not.
+    m = device::sharedThroughMps(device::currentDevice()) ? kNoticeBytes : kIpcMinBytesShared;
+  return std::max<uint64_t>(m, kNoticeBytes);
 }
+
+bool largeEnough(int64_t packedBytes) { return packedBytes >= int64_t(minBytes()); }
 
 int peerFor(MPI_Comm comm, int dest) {
   if (!on || dest < 0) return -1; // MPI_PROC_NULL and invalid ranks
-  int world = dest;
-  if (comm != MPI_COMM_WORLD) {
-    int inter = 0;
-    if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) return -1;
-    MPI_Group g, wg;
-    if (PMPI_Comm_group(comm, &g) != MPI_SUCCESS) return -1;
-    PMPI_Comm_group(MPI_COMM_WORLD, &wg);
-    if (PMPI_Group_translate_ranks(g, 1, &dest, wg, &world) != MPI_SUCCESS) world = -1;
-    PMPI_Group_free(&g);
-    PMPI_Group_free(&wg);
-  }
-  if (world < 0 || world >= worldSize || world == worldRank) return -1;
-  return reachable[size_t(world)] ? world : -1;
+  if (comm == MPI_COMM_WORLD) return worldPeer(dest);
+  const PeerMap *m = peerMapOf(comm);
+  return m && size_t(dest) < m->world.size() ? m->world[size_t(dest)] : -1;
 }
 
 tempi_result takeRegion(Wire &w) {
   std::lock_guard<std::mutex> lock(mutex);
   if (!on) return TEMPI_ERR_INTERNAL;
-  collectAcks();
   const int64_t need = (w.packedBytes + kAlign - 1) / kAlign * kAlign;
   const int device = device::currentDevice(); // the pack kernel runs there
   const int64_t seq = nextSeq++;
   int64_t slab = -1, off = -1;
+  // Acknowledgements are collected at every send. (Collecting them only when the slabs were full
+  // measured the same on the halo exchange, scripts/gpu-ab in session 10, so this simpler rule
+  // stays.)
+  collectAcks();
   for (size_t i = 0; i < slabs.size() && off < 0; ++i)
     if (slabs[i].device == device && (off = takeFrom(slabs[i], need, seq)) >= 0)
       slab = int64_t(i);

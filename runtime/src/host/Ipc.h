@@ -50,8 +50,11 @@ struct Notice {
   uint64_t check;   ///< a hash of every field above
 };
 constexpr size_t kNoticeBytes = sizeof(Notice);
-/// Whether a message of `packedBytes` is large enough for ipc (TEMPI_IPC_MIN_BYTES, and never
-/// smaller than the notice, which the receive buffer must hold).
+/// The smallest message ipc takes: TEMPI_IPC_MIN_BYTES, or with auto (the default) 128 bytes
+/// when the current GPU is shared through MPS and 64 KiB otherwise; never smaller than the
+/// notice, which the receive buffer must hold.
+uint64_t minBytes();
+/// Whether a message of `packedBytes` is large enough for ipc (minBytes()).
 bool largeEnough(int64_t packedBytes);
 
 /// From MPI_Init. `requested`: TEMPI_METHOD=ipc is set here; without it nothing happens (no

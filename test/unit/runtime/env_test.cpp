@@ -62,8 +62,10 @@ TEST(Env, ByteSuffixes) {
   EXPECT_EQ(parse({{"TEMPI_POOL_BYTES", "3GiB"}}).poolBytes, uint64_t(3) << 30);
   EXPECT_EQ(parse({{"TEMPI_POOL_BYTES", "1MB"}}).poolBytes, uint64_t(1) << 20);
   EXPECT_EQ(parse({{"TEMPI_IPC_MIN_BYTES", "4K"}}).ipcMinBytes, 4096u);
+  EXPECT_EQ(parse({{"TEMPI_IPC_MIN_BYTES", "AUTO"}}).ipcMinBytes, kIpcMinBytesAuto);
+  EXPECT_EQ(parse({}).ipcMinBytes, kIpcMinBytesAuto);
   std::vector<std::string> w;
-  EXPECT_EQ(parse({{"TEMPI_IPC_MIN_BYTES", "lots"}}, &w).ipcMinBytes, 65536u);
+  EXPECT_EQ(parse({{"TEMPI_IPC_MIN_BYTES", "lots"}}, &w).ipcMinBytes, kIpcMinBytesAuto);
   ASSERT_EQ(w.size(), 1u);
   EXPECT_NE(w[0].find("TEMPI_IPC_MIN_BYTES=lots"), std::string::npos) << w[0];
 }
