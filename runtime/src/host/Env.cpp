@@ -39,8 +39,8 @@ const std::vector<EnvVar> &allEnvVars() {
        "served by a one-off allocation released when the message completes."},
       {"TEMPI_IPC_MIN_BYTES", "auto", "auto or bytes (suffix K, M, G allowed)",
        "With TEMPI_METHOD=ipc: smaller messages go by the model's method (at least 128, the "
-       "size of the notice that replaces an IPC message). auto: 128 when the GPU is shared "
-       "through MPS, 64K otherwise."},
+       "size of the notice that replaces an IPC message). auto: 128 for a strided message when "
+       "the GPU is shared through MPS, 64K otherwise."},
       {"TEMPI_CACHE_DIR", "", "directory",
        "Where model.txt (tempi-measure's parameters) is read and written; empty means "
        "$HOME/.cache/tempi."},

@@ -91,9 +91,9 @@ bool addSlab(int64_t bytes, int device) {
   s.free[0] = bytes;
   slabs.push_back(std::move(s));
   TEMPI_LOG(Info, "ipc: slab %zu of %lld bytes on device %d; messages of %llu packed bytes or "
-                  "more go by ipc (MPS %s)",
-            slabs.size() - 1, (long long)bytes, device, (unsigned long long)minBytes(),
-            device::sharedThroughMps(device) ? "on" : "off");
+                  "more go by ipc (contiguous ones: %llu; MPS %s)",
+            slabs.size() - 1, (long long)bytes, device, (unsigned long long)minBytes(false),
+            (unsigned long long)minBytes(true), device::sharedThroughMps(device) ? "on" : "off");
   return true;
 }
 
@@ -316,17 +316,22 @@ void onFinalize() {
 
 bool active() { return on; }
 
-uint64_t minBytes() {
+uint64_t minBytes(bool contiguous) {
   uint64_t m = settings().ipcMinBytes;
   if (m == kIpcMinBytesAuto)
-    // Measured on the halo exchange (docs/performance.md, session 10): under MPS every message
-    // is faster by ipc, however small, while ranks that take turns on one GPU wait for each
-    // other's time slice at every kernel, which a small message by copies does not.
-    m = device::sharedThroughMps(device::currentDevice()) ? kNoticeBytes : kIpcMinBytesShared;
+    // Measured (docs/performance.md, session 10): under MPS the halo exchange, whose messages
+    // are all strided, is faster with every message by ipc, however small; but a lone 1 KiB
+    // contiguous message is slower by ipc (28 us against 20: two copies and an acknowledgement
+    // where the other methods need only copies). Ranks that take turns on one GPU wait for
+    // each other's time slice at every kernel, which a small message by copies does not.
+    m = !contiguous && device::sharedThroughMps(device::currentDevice()) ? kNoticeBytes
+                                                                         : kIpcMinBytesShared;
   return std::max<uint64_t>(m, kNoticeBytes);
 }
 
-bool largeEnough(int64_t packedBytes) { return packedBytes >= int64_t(minBytes()); }
+bool largeEnough(int64_t packedBytes, bool contiguous) {
+  return packedBytes >= int64_t(minBytes(contiguous));
+}
 
 int peerFor(MPI_Comm comm, int dest) {
   if (!on || dest < 0) return -1; // MPI_PROC_NULL and invalid ranks

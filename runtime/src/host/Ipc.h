@@ -51,11 +51,11 @@ struct Notice {
 };
 constexpr size_t kNoticeBytes = sizeof(Notice);
 /// The smallest message ipc takes: TEMPI_IPC_MIN_BYTES, or with auto (the default) 128 bytes
-/// when the current GPU is shared through MPS and 64 KiB otherwise; never smaller than the
-/// notice, which the receive buffer must hold.
-uint64_t minBytes();
+/// for a message that needs a pack kernel (not `contiguous`) when the current GPU is shared
+/// through MPS, else 64 KiB; never smaller than the notice, which the receive buffer must hold.
+uint64_t minBytes(bool contiguous);
 /// Whether a message of `packedBytes` is large enough for ipc (minBytes()).
-bool largeEnough(int64_t packedBytes);
+bool largeEnough(int64_t packedBytes, bool contiguous);
 
 /// From MPI_Init. `requested`: TEMPI_METHOD=ipc is set here; without it nothing happens (no
 /// collective call). With it, collective over MPI_COMM_WORLD: every rank must have set it.

@@ -168,7 +168,7 @@ tempi_result setUp(void *buf, MPI_Count count, MPI_Datatype type, const tempi_st
     return TEMPI_SUCCESS;
   }
   if (dir == Direction::Send && settings().method == Method::Ipc && ipc::active() &&
-      ipc::largeEnough(w.packedBytes) && ipc::peerFor(comm, dest) >= 0) {
+      ipc::largeEnough(w.packedBytes, w.plan->contiguous) && ipc::peerFor(comm, dest) >= 0) {
     // The MPI carries a notice; each pack takes a part of a slab (ipc::takeRegion).
     w.method = Method::Ipc;
     w.staging.bytes = ipc::kNoticeBytes;
