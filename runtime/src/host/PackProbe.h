@@ -21,8 +21,9 @@ enum class ProbeResult { Agrees, Differs, NotProbed };
 /// Largest span of one element the probe packs (bytes of host memory, filled and packed twice).
 constexpr int64_t kProbeSpanLimit = int64_t(4) << 20;
 
-/// True when the plan's order could differ from an MPI's: a block list, a negative stride, or a
-/// first byte below the buffer pointer. Named types and forward strided types are not probed.
+/// True when the plan's order could differ from an MPI's: a block list whose blocks do not lie
+/// at increasing addresses, a negative stride, or a first byte below the buffer pointer. Named
+/// types, forward strided types and ascending block lists are not probed.
 bool orderWorthProbing(const TypePlan &plan);
 
 /// Packs one element of `type` with PMPI_Pack and with `plan` (Strided or Blocks) from the same

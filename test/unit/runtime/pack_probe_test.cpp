@@ -69,6 +69,26 @@ TEST(PackProbe, APlanInAnotherOrderDiffers) {
   EXPECT_EQ(probePackOrder(t.type, *swapped), ProbeResult::Differs);
 }
 
+TEST(PackProbe, AscendingBlockListsAreNotProbedOthersAre) {
+  // Irregular but at increasing addresses: type-map order is address order.
+  int lengths[3] = {2, 1, 3};
+  MPI_Aint up[3] = {0, 16, 40}, overlapping[3] = {0, 4, 40}, down[3] = {40, 16, 0};
+  Committed a, o, d;
+  ASSERT_EQ(MPI_Type_create_hindexed(3, lengths, up, MPI_INT, &a.type), MPI_SUCCESS);
+  ASSERT_EQ(MPI_Type_create_hindexed(3, lengths, overlapping, MPI_INT, &o.type), MPI_SUCCESS);
+  ASSERT_EQ(MPI_Type_create_hindexed(3, lengths, down, MPI_INT, &d.type), MPI_SUCCESS);
+  for (MPI_Datatype *t : {&a.type, &o.type, &d.type}) ASSERT_EQ(MPI_Type_commit(t), MPI_SUCCESS);
+  TypePlanPtr pa = typecache::buildPlan(a.type), po = typecache::buildPlan(o.type),
+              pd = typecache::buildPlan(d.type);
+  ASSERT_EQ(pa->kind, TypePlan::Kind::Blocks) << pa->why;
+  EXPECT_FALSE(orderWorthProbing(*pa));
+  EXPECT_EQ(probePackOrder(a.type, *pa), ProbeResult::Agrees); // what skipping it assumes
+  ASSERT_EQ(po->kind, TypePlan::Kind::Blocks) << po->why;
+  EXPECT_TRUE(orderWorthProbing(*po)); // the second block starts inside the first
+  ASSERT_EQ(pd->kind, TypePlan::Kind::Blocks) << pd->why;
+  EXPECT_TRUE(orderWorthProbing(*pd));
+}
+
 TEST(PackProbe, ForwardVectorsAreNotProbedAndWideElementsAreNot) {
   Committed fwd, wide;
   ASSERT_EQ(MPI_Type_vector(4, 1, 4, MPI_FLOAT, &fwd.type), MPI_SUCCESS);
