@@ -205,8 +205,20 @@ void UnexpandedMacroArgs::MacroExpands(const Token &nameTok, const MacroDefiniti
     const IdentifierInfo *name = mi->params()[k];
     const IdentifierInfo *macro = nameTok.getIdentifierInfo();
     uses_.push_back({first, last, macro ? macro->getName().str() : "",
-                     name ? name->getName().str() : "", pasted});
+                     name ? name->getName().str() : "", pasted, nameTok.getLocation().isFileID()});
   }
+}
+
+bool UnexpandedMacroArgs::allDirect(SourceLocation spelling) const {
+  if (!spelling.isValid())
+    return true;
+  FileID f = sm_.getFileID(spelling);
+  unsigned off = sm_.getFileOffset(spelling);
+  for (const Use &u : uses_)
+    if (sm_.getFileID(u.begin) == f && sm_.getFileOffset(u.begin) <= off &&
+        off <= sm_.getFileOffset(u.end) && !u.direct)
+      return false;
+  return true;
 }
 
 const UnexpandedMacroArgs::Use *UnexpandedMacroArgs::find(SourceLocation spelling) const {
@@ -220,6 +232,71 @@ const UnexpandedMacroArgs::Use *UnexpandedMacroArgs::find(SourceLocation spellin
       return &u;
   return nullptr;
 }
+
+namespace {
+/// Why the call of `s` (in a stringified macro argument) cannot be rewritten by defining its
+/// MPI name as a macro over the lines of its outermost macro invocation; "" when it can, with
+/// `out` set and the lines added to `taken`.
+std::string shadowRefusal(const CallSite &s, const std::vector<CallSite> &sites,
+                          const SourceManager &sm, const LangOptions &lo, const Preprocessor *pp,
+                          std::vector<std::pair<unsigned, unsigned>> &taken,
+                          CallSite::Shadow &out) {
+  if (!lo.C99 && !lo.CPlusPlus11)
+    return "that needs variadic macros, C99 or C++11";
+  const std::string name = s.spec->name;
+  if (!pp)
+    return "no preprocessor to ask whether '" + name + "' is a macro";
+  const IdentifierInfo *ii = pp->getIdentifierInfo(name);
+  if (ii && ii->hasMacroDefinition())
+    return "'" + name + "' is itself a macro";
+  CharSourceRange r = sm.getExpansionRange(s.call->getBeginLoc());
+  SourceLocation b = r.getBegin(), e = r.getEnd();
+  FileID f = sm.getFileID(b);
+  if (!b.isFileID() || !sm.isInMainFile(b) || f != sm.getFileID(e))
+    return "its macro invocation is not in the main file";
+  const unsigned first = sm.getExpansionLineNumber(b), last = sm.getExpansionLineNumber(e);
+  for (const CallSite &o : sites) {
+    if (&o == &s || name != o.spec->name)
+      continue;
+    unsigned l = sm.getExpansionLineNumber(o.call->getCallee()->getExprLoc());
+    if (sm.getFileID(sm.getExpansionLoc(o.call->getCallee()->getExprLoc())) == f && l >= first &&
+        l <= last)
+      return "another call of " + name + " is on its lines";
+  }
+  for (auto [a, z] : taken)
+    if (a <= last && first <= z)
+      return "another shadowed call shares its lines";
+  // The lines as text: no directive among them, no line continuation into or out of them, and
+  // nothing that could open a literal or comment before the invocation or after it on its lines.
+  bool invalid = false;
+  StringRef buf = sm.getBufferData(f, &invalid);
+  if (invalid)
+    return "its source text cannot be read";
+  const unsigned from = sm.getFileOffset(sm.translateLineCol(f, first, 1));
+  unsigned to = sm.getFileOffset(sm.translateLineCol(f, last, 1));
+  to = static_cast<unsigned>(std::min<size_t>(buf.find('\n', to), buf.size()));
+  StringRef lines = buf.slice(from, to);
+  if (from >= 2 && buf[from - 1] == '\n' && buf[from - 2] == '\\')
+    return "the line before it continues into it";
+  if (lines.ends_with("\\"))
+    return "its last line continues into the next";
+  for (StringRef rest = lines; !rest.empty();) {
+    auto [line, tail] = rest.split('\n');
+    if (line.ltrim().starts_with("#"))
+      return "a preprocessor directive is among its lines";
+    rest = tail;
+  }
+  const unsigned bo = sm.getFileOffset(b), eo = sm.getFileOffset(e);
+  StringRef before = buf.slice(from, bo), after = buf.slice(std::min<size_t>(eo + 1, to), to);
+  for (StringRef t : {before, after})
+    if (t.find_first_of("\"'") != StringRef::npos || t.contains("/*") || t.contains("R\""))
+      return "a literal or comment shares its first or last line";
+  taken.push_back({first, last});
+  out.firstLine = sm.translateLineCol(f, first, 1);
+  out.lastLine = sm.translateLineCol(f, last, 1);
+  return "";
+}
+} // namespace
 
 Analysis analyze(ASTContext &ctx, const Preprocessor *pp, const UnexpandedMacroArgs *unexpanded) {
   Analysis out;
@@ -303,11 +380,22 @@ Analysis analyze(ASTContext &ctx, const Preprocessor *pp, const UnexpandedMacroA
       if (!u)
         u = unexpanded->find(sm.getSpellingLoc(rp));
       if (u) {
-        site.siteWhy = {"the call is in the argument '" + u->param + "' of macro '" + u->macro +
-                            "', which " + (u->pasted ? "pastes it (" : "stringifies it (#") +
-                            u->param + (u->pasted ? " with ##)" : ")") +
-                            "; rewriting the call would change that text",
-                        call->getBeginLoc()};
+        std::string why = "the call is in the argument '" + u->param + "' of macro '" + u->macro +
+                          "', which " + (u->pasted ? "pastes it (" : "stringifies it (#") +
+                          u->param + (u->pasted ? " with ##)" : ")") +
+                          "; rewriting the call would change that text";
+        // A stringified call may still be rewritten through a shadow macro (decided once every
+        // site is known); a pasted one never: its tokens are not expanded at all.
+        SourceLocation nameAt = sm.getSpellingLoc(call->getCallee()->getExprLoc());
+        if (u->pasted)
+          site.siteWhy = {why, call->getBeginLoc()};
+        else if (!unexpanded->allDirect(nameAt))
+          site.siteWhy = {why + " (and it cannot be shadowed by a macro: the text reaches the "
+                                "stringifying macro through another macro, which would expand "
+                                "the shadow first)",
+                          call->getBeginLoc()};
+        else
+          site.stringifiedWhy = why;
       }
     }
     for (int idx : spec->datatypeArgs) {
@@ -387,6 +475,19 @@ Analysis analyze(ASTContext &ctx, const Preprocessor *pp, const UnexpandedMacroA
         prev.deferral = site.deferral;
     }
     out.siteOf[call] = it->second;
+  }
+  // Stringified calls: shadowed where safe (CallSite::shadow), else left alone with the reason.
+  std::vector<std::pair<unsigned, unsigned>> shadowedLines;
+  for (CallSite &s : out.sites) {
+    if (s.stringifiedWhy.empty() || !s.rewritten())
+      continue;
+    CallSite::Shadow sh;
+    std::string refusal = shadowRefusal(s, out.sites, sm, lo, pp, shadowedLines, sh);
+    if (refusal.empty())
+      s.shadow = sh;
+    else
+      s.siteWhy = {s.stringifiedWhy + " (and it cannot be shadowed by a macro: " + refusal + ")",
+                   s.call->getBeginLoc()};
   }
   auto addShape = [&out](const StridedBlock &shape) {
     for (const StridedBlock &b : out.shapes)

@@ -69,6 +69,19 @@ struct CallSite {
   std::vector<DatatypeArg> args;
   bool editable = true;  ///< false when the call is spelled inside a macro definition
   Unresolved siteWhy;    ///< why the whole call is left alone (macro, instantiations differ)
+  /// Set when the call is spelled in a macro argument that the macro stringifies
+  /// (`#define CHECK(c) ... #c ...`): why editing the call's text would be wrong. Such a call is
+  /// rewritten through `shadow` instead when that is safe, else left alone for this reason.
+  std::string stringifiedWhy;
+  /// The lines of the outermost macro invocation around a stringified call: the rewrite defines
+  /// the MPI name as a function-like macro before them (`#define MPI_Send(...)
+  /// tempi_Send(__VA_ARGS__, &plan)`, then `#line`) and undefines it after, so the expanded call
+  /// reaches TEMPI while `#c` still reads as written. Set only when no other call of that name is
+  /// expanded on those lines, the name is no macro, and the lines hold no directive.
+  struct Shadow {
+    clang::SourceLocation firstLine, lastLine; ///< the start of each line
+  };
+  std::optional<Shadow> shadow;
   /// Sends with a deferred entry point (MPI_Isend, MPI_Issend) that have a plan: whether every
   /// instance is followed by a flush on every path (SendDeferral), and why or why not.
   std::optional<DeferralProof> deferral;
@@ -120,9 +133,14 @@ public:
     clang::SourceLocation begin, end; ///< spelling locations of the argument's first, last token
     std::string macro, param;
     bool pasted = false;              ///< ## rather than #
+    /// The macro's name is written in the file (not produced by another macro): its argument is
+    /// the text as written, not one another macro has already expanded.
+    bool direct = false;
   };
   /// The first recorded use (outermost macro first) whose argument holds the spelling location.
   const Use *find(clang::SourceLocation spelling) const;
+  /// Whether every recorded use whose argument holds the spelling location is direct.
+  bool allDirect(clang::SourceLocation spelling) const;
 
 private:
   const clang::SourceManager &sm_;

@@ -19,6 +19,7 @@
 #include "llvm/Support/Program.h"
 
 #include <cstdio>
+#include <map>
 
 using namespace clang;
 
@@ -112,6 +113,47 @@ public:
     return "#line " + std::to_string(line) + " " + quoteForLine(file);
   }
 
+  /// Text inserted at the start of a line for shadowed calls: the #undef of a region that ends
+  /// on the line before goes ahead of the #define of one that starts here.
+  struct LineStartText {
+    std::string undefs, defines;
+  };
+
+  /// Turns the edits of a shadowed call (the callee renamed, the plan arguments inserted before
+  /// its closing parenthesis) into `#define MPI_X(...) NEW(__VA_ARGS__ PLANS)` and `#line` at
+  /// the start of the invocation's first line, and `#undef MPI_X` and `#line` after its last,
+  /// added to `at` (by file offset); e's own edits are dropped. False when the edits are not of
+  /// that form.
+  bool shadowEdits(const SourceManager &sm, const CallSite &s, SiteEdit &e,
+                   std::map<unsigned, LineStartText> &at) const {
+    if (e.replacements.size() != 2)
+      return false;
+    const tooling::Replacement *rename = nullptr, *insert = nullptr;
+    for (const tooling::Replacement &r : e.replacements)
+      (r.getLength() ? rename : insert) = &r;
+    if (!rename || !insert)
+      return false;
+    const std::string name = s.spec->name;
+    StringRef buf = sm.getBufferData(sm.getFileID(s.shadow->lastLine));
+    size_t after = buf.find('\n', sm.getFileOffset(s.shadow->lastLine));
+    std::string undef = "#undef " + name + "\n" + lineDirective(sm, s.shadow->lastLine, 1) + "\n";
+    if (after == StringRef::npos) {
+      after = buf.size();
+      undef = "\n" + undef;
+    } else {
+      ++after;
+    }
+    std::string define = "#define " + name + "(...) " + rename->getReplacementText().str() +
+                         "(__VA_ARGS__" + insert->getReplacementText().str() + ")\n" +
+                         lineDirective(sm, s.shadow->firstLine, 0) + "\n";
+    e.explanation += "; through a macro that shadows " + name + " on the lines of its macro "
+                     "invocation, which stringifies the call";
+    at[sm.getFileOffset(s.shadow->firstLine)].defines += define;
+    at[static_cast<unsigned>(after)].undefs += undef;
+    e.replacements.clear();
+    return true;
+  }
+
   void HandleTranslationUnit(ASTContext &ctx) override {
     DiagnosticsEngine &diags = ctx.getDiagnostics();
     if (diags.hasErrorOccurred())
@@ -134,8 +176,27 @@ public:
       result_.text = original.str();
       return;
     }
+    // Calls in stringified macro arguments are rewritten through a shadow macro (Analysis.h,
+    // CallSite::shadow): their text edits become a #define before and an #undef after.
+    std::map<unsigned, const CallSite *> shadowAt; // by the callee name's file offset
+    for (const CallSite &s : analysis.sites)
+      if (s.shadow)
+        shadowAt[sm.getFileOffset(sm.getSpellingLoc(s.call->getCallee()->getExprLoc()))] = &s;
     tooling::Replacements reps;
-    for (const SiteEdit &e : *edits)
+    std::map<unsigned, LineStartText> lineStarts;
+    const std::string repPath = edits->front().replacements.front().getFilePath().str();
+    for (SiteEdit &e : *edits) {
+      const CallSite *shadowed = nullptr;
+      for (const tooling::Replacement &r : e.replacements)
+        if (auto it = shadowAt.find(r.getOffset()); r.getLength() && it != shadowAt.end())
+          shadowed = it->second;
+      if (shadowed && !shadowEdits(sm, *shadowed, e, lineStarts)) {
+        diags.Report(e.loc, errId) << "tempi-rewrite: internal error: the edits of a call in a "
+                                      "stringified macro argument are not a rename and an "
+                                      "insertion";
+        result_.ok = false;
+        return;
+      }
       for (const tooling::Replacement &r : e.replacements)
         if (llvm::Error err = reps.add(r)) {
           diags.Report(e.loc, errId) << ("tempi-rewrite: conflicting edits: " +
@@ -143,6 +204,15 @@ public:
           result_.ok = false;
           return;
         }
+    }
+    for (const auto &[offset, text] : lineStarts)
+      if (llvm::Error err = reps.add(tooling::Replacement(repPath, offset, 0,
+                                                          text.undefs + text.defines))) {
+        diags.Report(sm.getLocForStartOfFile(main), errId)
+            << ("tempi-rewrite: conflicting edits: " + llvm::toString(std::move(err)));
+        result_.ok = false;
+        return;
+      }
     // The include and the plans go after the line that includes mpi.h, then #line. The plans
     // compile with the user's flags: a null pointer is `nullptr` in C++11 and later (`0` trips
     // -Wzero-as-null-pointer-constant there), `0` in C and older C++.
@@ -169,7 +239,6 @@ public:
         block += codegen::planArrayDefinition(p.symbol, p.entries, null) + "\n";
       block += lineDirective(sm, sm.getLocForStartOfFile(main), 0) + "\n";
     }
-    std::string repPath = edits->front().replacements.front().getFilePath().str();
     if (llvm::Error err = reps.add(tooling::Replacement(repPath, offset, 0, block))) {
       diags.Report(sm.getLocForStartOfFile(main), errId)
           << ("tempi-rewrite: cannot insert the plans: " + llvm::toString(std::move(err)));
