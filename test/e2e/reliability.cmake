@@ -30,7 +30,15 @@ if(TARGET reliability_errors)
                    $<TARGET_FILE:reliability_errors-plain> $<TARGET_FILE:reliability_errors>
                    ${CMAKE_CURRENT_BINARY_DIR}/reliability_errors_comm_only-np2.out)
   set_tests_properties(reliability_errors_comm_only-np2 PROPERTIES ENVIRONMENT RELIABILITY_COMM_ONLY=1)
-  set_tests_properties(reliability_errors_known_bugs-np2 reliability_errors_comm_only-np2 PROPERTIES
+  # The same transcript with every device buffer on the mirror path (no plans): a mirror copies
+  # its span back whatever the MPI reported, truncations included, like the plain MPI's buffer.
+  add_test(NAME reliability_errors_mirror-np2
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/run_compare.sh "${MPIEXEC_EXECUTABLE}" 2
+                   $<TARGET_FILE:reliability_errors-plain> $<TARGET_FILE:reliability_errors>
+                   ${CMAKE_CURRENT_BINARY_DIR}/reliability_errors_mirror-np2.out)
+  set_tests_properties(reliability_errors_mirror-np2 PROPERTIES ENVIRONMENT TEMPI_NO_TYPE_CACHE=1)
+  set_tests_properties(reliability_errors_known_bugs-np2 reliability_errors_comm_only-np2
+                       reliability_errors_mirror-np2 PROPERTIES
                        LABELS "mpi;reliability" TIMEOUT 120)
   # (Finding 2 of docs/reliability.md, fixed 2026-11-25: an invalid non-null handle with a device
   # buffer aborted in the type cache; the cache now asks about unseen handles with errors returned.)
