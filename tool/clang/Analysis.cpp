@@ -209,28 +209,30 @@ void UnexpandedMacroArgs::MacroExpands(const Token &nameTok, const MacroDefiniti
   }
 }
 
-bool UnexpandedMacroArgs::allDirect(SourceLocation spelling) const {
+std::vector<const UnexpandedMacroArgs::Use *>
+UnexpandedMacroArgs::covering(SourceLocation spelling) const {
+  std::vector<const Use *> out;
   if (!spelling.isValid())
-    return true;
-  FileID f = sm_.getFileID(spelling);
-  unsigned off = sm_.getFileOffset(spelling);
-  for (const Use &u : uses_)
-    if (sm_.getFileID(u.begin) == f && sm_.getFileOffset(u.begin) <= off &&
-        off <= sm_.getFileOffset(u.end) && !u.direct)
-      return false;
-  return true;
-}
-
-const UnexpandedMacroArgs::Use *UnexpandedMacroArgs::find(SourceLocation spelling) const {
-  if (!spelling.isValid())
-    return nullptr;
+    return out;
   FileID f = sm_.getFileID(spelling);
   unsigned off = sm_.getFileOffset(spelling);
   for (const Use &u : uses_)
     if (sm_.getFileID(u.begin) == f && sm_.getFileOffset(u.begin) <= off &&
         off <= sm_.getFileOffset(u.end))
-      return &u;
-  return nullptr;
+      out.push_back(&u);
+  return out;
+}
+
+bool UnexpandedMacroArgs::allDirect(SourceLocation spelling) const {
+  for (const Use *u : covering(spelling))
+    if (!u->direct)
+      return false;
+  return true;
+}
+
+const UnexpandedMacroArgs::Use *UnexpandedMacroArgs::find(SourceLocation spelling) const {
+  std::vector<const Use *> all = covering(spelling);
+  return all.empty() ? nullptr : all.front();
 }
 
 namespace {

@@ -143,6 +143,8 @@ public:
   bool allDirect(clang::SourceLocation spelling) const;
 
 private:
+  /// Every recorded use whose argument holds the spelling location, in recording order.
+  std::vector<const Use *> covering(clang::SourceLocation spelling) const;
   const clang::SourceManager &sm_;
   /// Per macro definition: (parameter index, pasted) of each parameter used unexpanded.
   std::map<const clang::MacroInfo *, std::vector<std::pair<unsigned, bool>>> params_;
