@@ -44,6 +44,10 @@ int main(int argc, char **argv) {
   TRACE(MPI_Send(buf, 1, t, 3,
                  0, MPI_COMM_WORLD));
 // REMARK: .c:[[@LINE-2]]:9: remark: rewritten: MPI_Send -> tempi_Send
+// A call edited as text at the start of the line after a shadowed invocation (the #undef and
+// the edit meet at one offset).
+TRACE(MPI_Send(buf, 1, t, 4, 0, MPI_COMM_WORLD));
+MPI_Send(buf, 1, t, 5, 0, MPI_COMM_WORLD);
   MPI_Finalize();
   return 0;
 }
@@ -65,6 +69,12 @@ int main(int argc, char **argv) {
 // CHECK-NEXT: {{^}}                 0, MPI_COMM_WORLD));
 // CHECK-NEXT: {{^}}#undef MPI_Send
 // CHECK-NEXT: {{^}}#line 46 "{{.*}}"
+// CHECK:      {{^}}#define MPI_Send(...)
+// CHECK-NEXT: {{^}}#line 49 "{{.*}}"
+// CHECK-NEXT: {{^}}TRACE(MPI_Send(buf, 1, t, 4, 0, MPI_COMM_WORLD));
+// CHECK-NEXT: {{^}}#undef MPI_Send
+// CHECK-NEXT: {{^}}#line 50 "{{.*}}"
+// CHECK-NEXT: {{^}}tempi_Send(buf, 1, t, 5, 0, MPI_COMM_WORLD, &tempi_gen_plan_{{[0-9a-f]+}});
 
 // The preprocessed program: the stringified text as written, the call to TEMPI.
 // PP: printf("calling %s\n", "MPI_Send(buf, 1, t, 1, 0, MPI_COMM_WORLD)"); tempi_Send(buf, 1, t, 1, 0, {{.*}}, &tempi_gen_plan_{{[0-9a-f]+}});
