@@ -5,6 +5,7 @@
 #include "Ipc.h"
 
 #include "Batch.h"
+#include "CommCache.h"
 
 #include "Runtime.h"
 #include "Transfer.h"
@@ -198,50 +199,28 @@ int worldPeer(int world) {
 }
 
 /// For each rank of a communicator, worldPeer of its world rank: cached on the communicator
-/// (an attribute, freed with it) instead of five group calls into the MPI at every send.
+/// instead of five group calls into the MPI at every send.
 struct PeerMap {
   std::vector<int> world;
 };
+CommCache<PeerMap> peerMaps;
 
-int deletePeerMap(MPI_Comm, int, void *value, void *) {
-  delete static_cast<PeerMap *>(value);
-  return MPI_SUCCESS;
-}
-
-std::mutex peerMapMutex; // one thread makes a communicator's map; no other replaces it meanwhile
-
-/// comm's PeerMap, made at the first call (empty for an intercommunicator); nullptr when the
-/// MPI refuses.
-const PeerMap *peerMapOf(MPI_Comm comm) {
-  static int key = MPI_KEYVAL_INVALID;
-  std::lock_guard<std::mutex> lock(peerMapMutex);
-  if (key == MPI_KEYVAL_INVALID &&
-      PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, deletePeerMap, &key, nullptr) != MPI_SUCCESS)
-    return nullptr;
-  PeerMap *m = nullptr;
-  int found = 0;
-  if (PMPI_Comm_get_attr(comm, key, &m, &found) != MPI_SUCCESS) return nullptr;
-  if (found) return m;
-  auto fresh = std::make_unique<PeerMap>();
+/// comm's PeerMap (empty for an intercommunicator, whose ranks are the remote group's).
+int makePeerMap(MPI_Comm comm, PeerMap &m) {
   int inter = 0, size = 0;
-  if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || PMPI_Comm_size(comm, &size) != MPI_SUCCESS)
-    return nullptr;
-  if (!inter && size > 0) { // an intercommunicator's ranks are the remote group's: none mapped
-    MPI_Group g = MPI_GROUP_NULL, wg = MPI_GROUP_NULL;
-    std::vector<int> ranks(static_cast<size_t>(size));
-    for (int i = 0; i < size; ++i) ranks[size_t(i)] = i;
-    fresh->world.assign(size_t(size), MPI_UNDEFINED);
-    int rc = PMPI_Comm_group(comm, &g);
-    if (rc == MPI_SUCCESS) rc = PMPI_Comm_group(MPI_COMM_WORLD, &wg);
-    if (rc == MPI_SUCCESS)
-      rc = PMPI_Group_translate_ranks(g, size, ranks.data(), wg, fresh->world.data());
-    if (g != MPI_GROUP_NULL) PMPI_Group_free(&g);
-    if (wg != MPI_GROUP_NULL) PMPI_Group_free(&wg);
-    if (rc != MPI_SUCCESS) return nullptr;
-    for (int &w : fresh->world) w = worldPeer(w); // MPI_UNDEFINED (a spawned rank) is negative
-  }
-  if (PMPI_Comm_set_attr(comm, key, fresh.get()) != MPI_SUCCESS) return nullptr;
-  return fresh.release();
+  if (int rc = PMPI_Comm_test_inter(comm, &inter); rc != MPI_SUCCESS) return rc;
+  if (int rc = PMPI_Comm_size(comm, &size); rc != MPI_SUCCESS || inter || size <= 0) return rc;
+  MPI_Group g = MPI_GROUP_NULL, wg = MPI_GROUP_NULL;
+  std::vector<int> ranks(static_cast<size_t>(size));
+  for (int i = 0; i < size; ++i) ranks[size_t(i)] = i;
+  m.world.assign(size_t(size), MPI_UNDEFINED);
+  int rc = PMPI_Comm_group(comm, &g);
+  if (rc == MPI_SUCCESS) rc = PMPI_Comm_group(MPI_COMM_WORLD, &wg);
+  if (rc == MPI_SUCCESS) rc = PMPI_Group_translate_ranks(g, size, ranks.data(), wg, m.world.data());
+  if (g != MPI_GROUP_NULL) PMPI_Group_free(&g);
+  if (wg != MPI_GROUP_NULL) PMPI_Group_free(&wg);
+  for (int &w : m.world) w = worldPeer(w); // MPI_UNDEFINED (a spawned rank) is negative
+  return rc;
 }
 
 } // namespace
@@ -336,8 +315,11 @@ bool largeEnough(int64_t packedBytes, bool contiguous) {
 int peerFor(MPI_Comm comm, int dest) {
   if (!on || dest < 0) return -1; // MPI_PROC_NULL and invalid ranks
   if (comm == MPI_COMM_WORLD) return worldPeer(dest);
-  const PeerMap *m = peerMapOf(comm);
-  return m && size_t(dest) < m->world.size() ? m->world[size_t(dest)] : -1;
+  PeerMap *m = nullptr;
+  if (peerMaps.get(comm, &m, [comm](PeerMap &fresh) { return makePeerMap(comm, fresh); }) !=
+      MPI_SUCCESS)
+    return -1;
+  return size_t(dest) < m->world.size() ? m->world[size_t(dest)] : -1;
 }
 
 tempi_result takeRegion(Wire &w) {

@@ -4,14 +4,13 @@
 /// exchange over libtempi's own nonblocking receives and deferred sends.
 #include "NeighborP2P.h"
 
+#include "CommCache.h"
 #include "DeferredSends.h"
 #include "Ipc.h"
 #include "Requests.h"
 #include "Runtime.h"
 
 #include <climits>
-#include <memory>
-#include <mutex>
 
 namespace tempi::neighbor {
 namespace {
@@ -21,28 +20,20 @@ namespace {
 /// consecutive calls apart.
 constexpr int kTag = 0;
 
-/// What is cached on a program's communicator.
+/// What is cached on a program's communicator (it owns the private communicator).
 struct Topology {
   bool usable = false;
   MPI_Comm wire = MPI_COMM_NULL; ///< the private communicator (usable only)
   std::vector<int> sources, dests;
+  Topology() = default;
+  Topology(const Topology &) = delete;
+  Topology &operator=(const Topology &) = delete;
+  ~Topology() {
+    if (wire != MPI_COMM_NULL) PMPI_Comm_free(&wire);
+  }
 };
 
-int deleteTopology(MPI_Comm, int, void *value, void *) {
-  auto *t = static_cast<Topology *>(value);
-  if (t->wire != MPI_COMM_NULL) PMPI_Comm_free(&t->wire);
-  delete t;
-  return MPI_SUCCESS;
-}
-
-int keyval() {
-  static int key = MPI_KEYVAL_INVALID;
-  static std::once_flag once;
-  std::call_once(once, [] {
-    PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, deleteTopology, &key, nullptr);
-  });
-  return key;
-}
+CommCache<Topology> topologies;
 
 /// Reads comm's neighbours in the order MPI_Neighbor_alltoallw numbers them, and whether the
 /// point-to-point exchange is used (NeighborP2P.h: the same answer on every rank).
@@ -120,30 +111,20 @@ void abandon(std::vector<MPI_Request> &reqs, size_t receives) {
 /// The cached answer for comm, read (and the private communicator made) at the first call.
 int readOrMake(MPI_Comm comm, bool *use) {
   Topology *t = nullptr;
-  int found = 0;
-  if (int rc = PMPI_Comm_get_attr(comm, keyval(), &t, &found); rc != MPI_SUCCESS) return rc;
-  if (!found) {
-    auto fresh = std::make_unique<Topology>();
-    if (int rc = readTopology(comm, *fresh); rc != MPI_SUCCESS) return rc;
-    if (fresh->usable) {
-      // A communicator over the same group: unlike a dup it copies none of the program's
-      // attributes (their copy callbacks do not run) and carries no topology.
-      MPI_Group group = MPI_GROUP_NULL;
-      int rc = PMPI_Comm_group(comm, &group);
-      if (rc == MPI_SUCCESS) rc = PMPI_Comm_create(comm, group, &fresh->wire);
-      if (group != MPI_GROUP_NULL) PMPI_Group_free(&group);
-      if (rc != MPI_SUCCESS) return rc;
-      // Errors there return to exchange(), which raises them on the program's communicator.
-      PMPI_Comm_set_errhandler(fresh->wire, MPI_ERRORS_RETURN);
-    }
-    if (int rc = PMPI_Comm_set_attr(comm, keyval(), fresh.get()); rc != MPI_SUCCESS) {
-      if (fresh->wire != MPI_COMM_NULL) PMPI_Comm_free(&fresh->wire);
-      return rc;
-    }
-    t = fresh.release();
-  }
-  *use = t->usable;
-  return MPI_SUCCESS;
+  int rc = topologies.get(comm, &t, [comm](Topology &fresh) {
+    if (int rc = readTopology(comm, fresh); rc != MPI_SUCCESS || !fresh.usable) return rc;
+    // A communicator over the same group: unlike a dup it copies none of the program's
+    // attributes (their copy callbacks do not run) and carries no topology.
+    MPI_Group group = MPI_GROUP_NULL;
+    int rc = PMPI_Comm_group(comm, &group);
+    if (rc == MPI_SUCCESS) rc = PMPI_Comm_create(comm, group, &fresh.wire);
+    if (group != MPI_GROUP_NULL) PMPI_Group_free(&group);
+    // Errors there return to exchange(), which raises them on the program's communicator.
+    if (rc == MPI_SUCCESS) PMPI_Comm_set_errhandler(fresh.wire, MPI_ERRORS_RETURN);
+    return rc;
+  });
+  if (rc == MPI_SUCCESS) *use = t->usable;
+  return rc;
 }
 
 
@@ -166,10 +147,8 @@ int overP2P(MPI_Comm comm, const void *sendbuf, bool *use) {
 
 
 int exchange(MPI_Comm comm, const std::vector<Part> &sends, const std::vector<Part> &recvs) {
-  Topology *t = nullptr;
-  int found = 0;
-  PMPI_Comm_get_attr(comm, keyval(), &t, &found);
-  if (!found || !t->usable || sends.size() != t->dests.size() ||
+  Topology *t = topologies.find(comm);
+  if (!t || !t->usable || sends.size() != t->dests.size() ||
       recvs.size() != t->sources.size())
     return runtime::raiseCode(comm, MPI_ERR_INTERN, "a neighbour collective without its topology");
   std::vector<MPI_Request> reqs;
