@@ -11,11 +11,13 @@
 #include "passes/ReferencePacker.h"
 #include "runtime_fake_device.h"
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
 #include <map>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
@@ -275,10 +277,18 @@ char *mapShared(const std::string &name, size_t bytes, bool create, size_t *mapp
 
 void *ipcAllocSlab(size_t bytes) {
   if (failing("alloc") || bytes == 0) return nullptr;
-  std::string name = "/tmp/tempi-fake-ipc-" + std::to_string(getpid()) + "-" +
-                     std::to_string(ownSlabs.size());
+  // A run that aborted leaves its files behind (finalize unlinks them), and a later process may
+  // get the same pid: a random part keeps the name free (O_EXCL refuses a name that exists).
+  static std::mt19937_64 random{std::random_device{}()};
+  std::string name;
+  char *p = nullptr;
   size_t mapped = 0;
-  char *p = mapShared(name, bytes, true, &mapped);
+  for (int attempt = 0; attempt < 8 && !p; ++attempt) {
+    name = "/tmp/tempi-fake-ipc-" + std::to_string(getpid()) + "-" +
+           std::to_string(ownSlabs.size()) + "-" + std::to_string(random() % 1000000007u);
+    p = mapShared(name, bytes, true, &mapped);
+    if (!p && errno != EEXIST) break;
+  }
   if (!p) return nullptr;
   ownSlabs.push_back({name, p, mapped});
   return p;
