@@ -3,10 +3,11 @@
 
     summarize.py RAW_DIR OUT_DIR
 
-Reads from RAW_DIR: pack-<mpi>.csv (bench-pack), commit-{plain,tempi}-<mpi>.txt (bench-commit),
+Reads from RAW_DIR: pack-<mpi>.csv (bench-pack), latency-<setting>-<mpi>.csv (bench-pack-latency),
+commit-{plain,tempi}-<mpi>.txt (bench-commit),
 pingpong-host-<mpi>.txt and pingpong-device-<method>[-r<round>]-<mpi>.txt (examples/pingpong),
-halo-*.txt (examples/halo3d and bench-halo key=value lines). Writes OUT_DIR/{pack,pingpong,halo,
-commit}.csv and prints the summary tables (ratios as defined in docs/performance.md). Standard
+halo-*.txt (examples/halo3d and bench-halo key=value lines). Writes OUT_DIR/{pack,latency,pingpong,
+halo,commit}.csv and prints the summary tables (ratios as defined in docs/performance.md). Standard
 library only (the GPU machine has no packages to spare).
 """
 import collections
@@ -105,6 +106,50 @@ def pack(raw, out):
     spread = [max(v) / min(v) for v in forms.values() if len(v) > 1 and min(v) > 0]
     if spread:
         print(f"  {'max/min bandwidth over the 3 descriptions of one shape':58s} median={statistics.median(spread):.3f} max={max(spread):.3f}")
+
+
+def latency(raw, out):
+    """bench-pack-latency, run once per libtempi setting: latency-<setting>-<mpi>.csv."""
+    rows = []
+    for p in sorted(glob.glob(os.path.join(raw, "latency-*.csv"))):
+        base = os.path.basename(p)[:-4]
+        setting = base.split("-")[1]
+        for r in csv.DictReader(open(p)):
+            r.update(mpi=mpi_of(base), setting=setting)
+            rows.append(r)
+    if not rows:
+        print("small-pack latency: no results")
+        return
+    cols = ["mpi", "setting"] + [c for c in rows[0].keys() if c not in ("mpi", "setting")]
+    write_csv(os.path.join(out, "latency.csv"), rows, cols)
+    bad = [r for r in rows if r["check"] != "ok"]
+    print(f"small-pack latency (bench-pack-latency, us, host call to data ready): {len(rows)} rows, "
+          f"{len(bad)} with a failed check")
+    for setting in sorted({r["setting"] for r in rows}):
+        sel = [r for r in rows if r["setting"] == setting]
+        goal = [r for r in sel if 1024 <= int(r["packed_B"]) <= 65536 and num(r["tempi_over_empty_us"]) is not None]
+        for col, label in (("tempi_over_empty_us", "TEMPI MPI_Pack"), ("launch_over_empty_us", "launch"),
+                           ("graph_over_empty_us", "graph")):
+            vals = [num(r[col]) for r in goal if num(r[col]) is not None]
+            if not vals:
+                continue
+            missed = sum(1 for v in vals if v > 1.0)
+            print(f"  {setting:9s} {label:15s} minus empty launch+sync, 1-64 KiB: n={len(vals):3d} "
+                  f"min={min(vals):6.2f} median={statistics.median(vals):6.2f} max={max(vals):6.2f}"
+                  + (f" missed={missed:3d}  (goal <= 1.0)" if col == "tempi_over_empty_us" else ""))
+        by_size = collections.defaultdict(list)
+        for r in sel:
+            by_size[int(r["packed_B"])].append(r)
+        cells = []
+        for size in sorted(by_size):
+            med = lambda c: statistics.median(num(r[c]) for r in by_size[size] if num(r[c]) is not None)
+            try:
+                cells.append(f"{size >> 10}K: empty {med('empty_us'):.1f} pack {med('tempi_pack_us'):.1f} "
+                             f"unpack {med('tempi_unpack_us'):.1f}")
+            except statistics.StatisticsError:
+                pass
+        if cells:
+            print(f"  {setting:9s} medians: " + "; ".join(cells))
 
 
 def method_picks(text):
@@ -383,7 +428,7 @@ def main():
         sys.exit("usage: summarize.py RAW_DIR OUT_DIR")
     raw, out = sys.argv[1:]
     os.makedirs(out, exist_ok=True)
-    for f in (pack, pingpong, halo, halo_variants, halo_kernels, commit):
+    for f in (pack, latency, pingpong, halo, halo_variants, halo_kernels, commit):
         try:
             f(raw, out)
         except Exception as e:  # one broken table must not hide the others

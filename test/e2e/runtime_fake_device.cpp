@@ -153,6 +153,14 @@ template <bool Pack> tempi_result runMany(const StridedJob *jobs, size_t n) {
   }
   return TEMPI_SUCCESS;
 }
+// The fake device has no resident engine: "now" is the launch path, which here runs at once.
+void setResident(uint64_t) {}
+tempi_result packNow(const KernelPlan &plan, const void *base, int64_t count, void *packed) {
+  return pack(plan, base, count, packed, nullptr);
+}
+tempi_result unpackNow(const KernelPlan &plan, void *base, const void *packed, int64_t count) {
+  return unpack(plan, base, packed, count, nullptr);
+}
 tempi_result packMany(const StridedJob *jobs, size_t n, Stream) { return runMany<true>(jobs, n); }
 tempi_result unpackMany(const StridedJob *jobs, size_t n, Stream) { return runMany<false>(jobs, n); }
 

@@ -8,6 +8,7 @@
 /// addresses misaligned at random. Exit 77 without a GPU.
 /// Usage: mpiexec -n 1 tempi-gpu-mpi-pack [shapes=10000]
 #include "gpu/GpuTest.h"
+#include "gpu/MpiTypeOf.h"
 #include "gpu/RandomShapes.h"
 #include "passes/KernelPlan.h"
 #include "runtime/src/device/Device.h"
@@ -22,24 +23,6 @@ using namespace tempi;
 using namespace tempi::gputest;
 
 namespace {
-
-MPI_Datatype buildType(const StridedBlock &b) {
-  MPI_Datatype t, next;
-  MPI_Type_contiguous(int(b.bytes), MPI_BYTE, &t);
-  for (const auto &d : b.dims) {
-    MPI_Type_create_hvector(int(d.count), 1, MPI_Aint(d.stride), t, &next);
-    MPI_Type_free(&t);
-    t = next;
-  }
-  int one = 1;
-  MPI_Aint disp = MPI_Aint(b.start);
-  MPI_Type_create_struct(1, &one, &disp, &t, &next);
-  MPI_Type_free(&t);
-  MPI_Type_create_resized(next, 0, MPI_Aint(b.extent), &t);
-  MPI_Type_free(&next);
-  MPI_Type_commit(&t);
-  return t;
-}
 
 void fill(std::vector<unsigned char> &v, std::mt19937_64 &rng) {
   for (auto &c : v) c = static_cast<unsigned char>(rng());
@@ -69,7 +52,7 @@ int main(int argc, char **argv) {
     const Span span = spanOf(shape, count);
     const int64_t bufBytes = span.bytes() + 32, baseOff = 8 - span.lo + mis;
     const int64_t packedBytes = count * shape.size(), packedBuf = packedBytes + 32;
-    MPI_Datatype type = buildType(shape);
+    MPI_Datatype type = mpiTypeOf(shape);
     int typeSize = 0;
     MPI_Type_size(type, &typeSize);
     if (typeSize != shape.size()) {

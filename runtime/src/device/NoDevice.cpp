@@ -18,6 +18,13 @@ tempi_result pack(const KernelPlan &, const void *, int64_t, void *, Stream) {
 tempi_result unpack(const KernelPlan &, void *, const void *, int64_t, Stream) {
   return TEMPI_ERR_UNSUPPORTED;
 }
+tempi_result packNow(const KernelPlan &, const void *, int64_t, void *) {
+  return TEMPI_ERR_UNSUPPORTED;
+}
+tempi_result unpackNow(const KernelPlan &, void *, const void *, int64_t) {
+  return TEMPI_ERR_UNSUPPORTED;
+}
+void setResident(uint64_t) {}
 tempi_result packMany(const StridedJob *, size_t, Stream) { return TEMPI_ERR_UNSUPPORTED; }
 tempi_result unpackMany(const StridedJob *, size_t, Stream) { return TEMPI_ERR_UNSUPPORTED; }
 tempi_result uploadBlockList(BlockList &) { return TEMPI_ERR_UNSUPPORTED; }

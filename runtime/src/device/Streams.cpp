@@ -63,7 +63,8 @@ Counters counters() {
   auto get = [](const std::atomic<uint64_t> &a) { return a.load(std::memory_order_relaxed); };
   return Counters{get(c.launches),   get(c.fusedLaunches), get(c.fusedJobs),
                   get(c.synchronizations), get(c.syncMicros), get(c.copyCalls),
-                  get(c.copies),     get(c.tableUploads), get(c.tableShifts)};
+                  get(c.copies),     get(c.tableUploads), get(c.tableShifts),
+                  get(c.residentJobs)};
 }
 
 tempi_result synchronize(Stream s) {
@@ -128,6 +129,7 @@ void internal::releaseStreams() {
 
 void finalize() {
   if (!available()) return;
+  internal::releaseResident(); // first: device synchronization would wait out its idle time
   // everything enqueued must finish before its buffers go back
   TEMPI_CUDA_LOG_ONLY(cudaDeviceSynchronize());
   internal::releaseKernelTiming();

@@ -107,13 +107,10 @@ tempi_result packInto(const void *inbuf, Count incount, MPI_Datatype type, const
   *mpiRc = MPI_SUCCESS;
   if (bytes <= 0) return TEMPI_SUCCESS;
   if (devIn && devOut && kernelPlan(p)) {
+    if (p.kind == TypePlan::Kind::Strided) return device::packNow(p.kernel, inbuf, incount, dst);
     device::Stream s = device::defaultStream();
-    tempi_result r;
-    if (p.kind == TypePlan::Kind::Strided) {
-      r = device::pack(p.kernel, inbuf, incount, dst, s);
-    } else if ((r = p.ensureUploaded()) == TEMPI_SUCCESS) {
-      r = device::packBlocks(p.blocks, inbuf, incount, dst, s);
-    }
+    tempi_result r = p.ensureUploaded();
+    if (r == TEMPI_SUCCESS) r = device::packBlocks(p.blocks, inbuf, incount, dst, s);
     return r == TEMPI_SUCCESS ? device::synchronize(s) : r;
   }
   std::vector<char> host;
@@ -141,13 +138,11 @@ tempi_result unpackFrom(const char *src, void *outbuf, Count outcount, MPI_Datat
   *mpiRc = MPI_SUCCESS;
   if (bytes <= 0) return TEMPI_SUCCESS;
   if (devIn && devOut && kernelPlan(p)) {
+    if (p.kind == TypePlan::Kind::Strided)
+      return device::unpackNow(p.kernel, outbuf, src, outcount);
     device::Stream s = device::defaultStream();
-    tempi_result r;
-    if (p.kind == TypePlan::Kind::Strided) {
-      r = device::unpack(p.kernel, outbuf, src, outcount, s);
-    } else if ((r = p.ensureUploaded()) == TEMPI_SUCCESS) {
-      r = device::unpackBlocks(p.blocks, outbuf, src, outcount, s);
-    }
+    tempi_result r = p.ensureUploaded();
+    if (r == TEMPI_SUCCESS) r = device::unpackBlocks(p.blocks, outbuf, src, outcount, s);
     return r == TEMPI_SUCCESS ? device::synchronize(s) : r;
   }
   std::vector<char> host;
