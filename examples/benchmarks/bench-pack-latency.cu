@@ -5,8 +5,8 @@
 ///   empty     an empty kernel<<<1,1>>> and cudaStreamSynchronize: the floor of any launch path
 ///   launch    TEMPI's kernel (tempi/kernels.cuh, packGeneric) launched and synchronized
 ///   graph     the same launch captured once in a CUDA graph: cudaGraphLaunch and synchronize
-///   tempi     MPI_Pack / MPI_Unpack between device buffers through libtempi (its resident
-///             engine when TEMPI_RESIDENT_US is set, else one launch per call)
+///   tempi     MPI_Pack / MPI_Unpack between device buffers through libtempi (repeated calls
+///             replay a graph unless TEMPI_PACK_GRAPHS=0; every timed call here is a repeat)
 /// Every row's empty launch is measured next to it (the rows take turns with it), so the over_empty
 /// columns compare numbers from the same moment.
 ///
@@ -215,8 +215,8 @@ int main(int argc, char **argv) {
   CK(cudaStreamCreateWithFlags(&c.st, cudaStreamNonBlocking));
   if (csv) c.csv = fopen(csv, "w");
   bench_header("bench-pack-latency", "small packs, host call to data ready (us, medians)");
-  const char *resident = getenv("TEMPI_RESIDENT_US");
-  printf("# TEMPI_RESIDENT_US=%s\n", resident ? resident : "(unset: one launch per call)");
+  const char *graphs = getenv("TEMPI_PACK_GRAPHS");
+  printf("# TEMPI_PACK_GRAPHS=%s\n", graphs ? graphs : "(unset: 1, repeated calls replay graphs)");
   const char *cols = "packed_B,block_B,stride_B,word_B,empty_us,launch_us,graph_us,tempi_pack_us,"
                      "tempi_unpack_us,launch_over_empty_us,graph_over_empty_us,"
                      "tempi_over_empty_us,check";

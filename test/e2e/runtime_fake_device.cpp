@@ -153,8 +153,8 @@ template <bool Pack> tempi_result runMany(const StridedJob *jobs, size_t n) {
   }
   return TEMPI_SUCCESS;
 }
-// The fake device has no resident engine: "now" is the launch path, which here runs at once.
-void setResident(uint64_t) {}
+// The fake device has no graphs: "now" is the launch path, which here runs at once.
+void setPackGraphs(bool) {}
 tempi_result packNow(const KernelPlan &plan, const void *base, int64_t count, void *packed) {
   return pack(plan, base, count, packed, nullptr);
 }

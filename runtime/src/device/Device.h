@@ -49,13 +49,13 @@ tempi_result packKeyed(const KernelPlan &plan, uint64_t shapeKey, const void *ba
 tempi_result unpackKeyed(const KernelPlan &plan, uint64_t shapeKey, void *base,
                          const void *packed, int64_t count, Stream s);
 
-/// pack()/unpack() that return once the data are in place (MPI_Pack and MPI_Unpack between
-/// device buffers): on the resident engine when it is on and takes the job (Resident.cu), else
-/// launched on the thread's stream, which is then synchronized.
+/// pack()/unpack() on the thread's stream, which is then synchronized (MPI_Pack and MPI_Unpack
+/// between device buffers). A call that repeats an earlier one exactly (shape, addresses, count,
+/// direction) replays a CUDA graph of its launch, which costs less than a launch (PackNow.cpp).
 tempi_result packNow(const KernelPlan &plan, const void *base, int64_t count, void *packed);
 tempi_result unpackNow(const KernelPlan &plan, void *base, const void *packed, int64_t count);
-/// TEMPI_RESIDENT_US: the resident engine's idle time before its kernel leaves (0: off).
-void setResident(uint64_t idleMicros);
+/// TEMPI_PACK_GRAPHS: whether packNow/unpackNow replay graphs (on by default).
+void setPackGraphs(bool on);
 
 /// One strided pack (strided -> packed) or unpack (packed -> strided) of a batch.
 struct StridedJob {
@@ -96,7 +96,7 @@ struct Counters {
   uint64_t copies = 0;          ///< copies those calls made
   uint64_t tableUploads = 0;    ///< fused launches whose segment table was uploaded
   uint64_t tableShifts = 0;     ///< fused launches that reused the device's table, moved
-  uint64_t residentJobs = 0;    ///< packs/unpacks the resident engine did (Resident.cu)
+  uint64_t graphLaunches = 0;   ///< of the launches, graph replays (PackNow.cpp)
 };
 Counters counters();
 

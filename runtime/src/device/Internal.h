@@ -12,7 +12,7 @@ namespace tempi::device::internal {
 /// The counters behind device::counters(), bumped where the work is enqueued.
 struct AtomicCounters {
   std::atomic<uint64_t> launches{0}, fusedLaunches{0}, fusedJobs{0}, synchronizations{0},
-      syncMicros{0}, copyCalls{0}, copies{0}, tableUploads{0}, tableShifts{0}, residentJobs{0};
+      syncMicros{0}, copyCalls{0}, copies{0}, tableUploads{0}, tableShifts{0}, graphLaunches{0};
 };
 AtomicCounters &counters();
 inline void bump(std::atomic<uint64_t> &c, uint64_t n = 1) { c.fetch_add(n, std::memory_order_relaxed); }
@@ -28,7 +28,7 @@ void dropTimedLaunch(const TimedLaunch &t); ///< the launch failed: destroys the
 /// StreamHold.cu: a one-thread kernel that keeps stream s busy for about this long.
 void holdStream(Stream s, unsigned microseconds);
 
-void releaseResident();     ///< Resident.cu: tells the resident kernel to leave, frees its mailbox
+void releasePackGraphs();   ///< PackNow.cpp: every cached graph, and the capture stream
 void releaseKernelTiming(); ///< KernelTiming.cpp: every recorded event
 void releasePools();   ///< Pools.cpp: every pooled and outstanding allocation
 void releaseIpc();     ///< Ipc.cpp: every opened peer handle, then every IPC slab

@@ -24,7 +24,7 @@ tempi_result packNow(const KernelPlan &, const void *, int64_t, void *) {
 tempi_result unpackNow(const KernelPlan &, void *, const void *, int64_t) {
   return TEMPI_ERR_UNSUPPORTED;
 }
-void setResident(uint64_t) {}
+void setPackGraphs(bool) {}
 tempi_result packMany(const StridedJob *, size_t, Stream) { return TEMPI_ERR_UNSUPPORTED; }
 tempi_result unpackMany(const StridedJob *, size_t, Stream) { return TEMPI_ERR_UNSUPPORTED; }
 tempi_result uploadBlockList(BlockList &) { return TEMPI_ERR_UNSUPPORTED; }

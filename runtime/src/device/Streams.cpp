@@ -64,7 +64,7 @@ Counters counters() {
   return Counters{get(c.launches),   get(c.fusedLaunches), get(c.fusedJobs),
                   get(c.synchronizations), get(c.syncMicros), get(c.copyCalls),
                   get(c.copies),     get(c.tableUploads), get(c.tableShifts),
-                  get(c.residentJobs)};
+                  get(c.graphLaunches)};
 }
 
 tempi_result synchronize(Stream s) {
@@ -129,10 +129,10 @@ void internal::releaseStreams() {
 
 void finalize() {
   if (!available()) return;
-  internal::releaseResident(); // first: device synchronization would wait out its idle time
   // everything enqueued must finish before its buffers go back
   TEMPI_CUDA_LOG_ONLY(cudaDeviceSynchronize());
   internal::releaseKernelTiming();
+  internal::releasePackGraphs();
   internal::releaseIpc();
   internal::releasePools();
   internal::releaseStreams();

@@ -57,10 +57,10 @@ const std::vector<EnvVar> &allEnvVars() {
       {"TEMPI_TIME_KERNELS", "0", "0|1",
        "1: time each fused pack/unpack launch on the GPU with CUDA events (the first 4096); "
        "the medians are logged at MPI_Finalize at level info (for benchmarks)."},
-      {"TEMPI_RESIDENT_US", "0", "microseconds (0 to 1000000)",
-       "Not 0: MPI_Pack and MPI_Unpack of device objects up to 256 KiB run on a resident "
-       "kernel that stays on the GPU while calls come within this many microseconds of each "
-       "other (opt-in; docs/runtime.md, \"The resident engine\"). 0: one launch per call."},
+      {"TEMPI_PACK_GRAPHS", "1", "0|1",
+       "1: an MPI_Pack or MPI_Unpack between device buffers that repeats an earlier call "
+       "(type, addresses, count) replays a CUDA graph of its kernel launch, which costs less "
+       "than launching it; 0: one launch per call (for comparison)."},
   };
   return vars;
 }
@@ -115,6 +115,8 @@ Settings parseSettings(const std::function<const char *(const char *)> &get,
     s.burstArena = parseBool("TEMPI_BURST_ARENA", v, true, warnings);
   if (const char *v = get("TEMPI_TIME_KERNELS"))
     s.timeKernels = parseBool("TEMPI_TIME_KERNELS", v, false, warnings);
+  if (const char *v = get("TEMPI_PACK_GRAPHS"))
+    s.packGraphs = parseBool("TEMPI_PACK_GRAPHS", v, true, warnings);
   if (const char *v = get("TEMPI_COPY_BATCH"))
     s.copyBatch = parseBool("TEMPI_COPY_BATCH", v, true, warnings);
   if (const char *v = get("TEMPI_METHOD")) {
@@ -154,16 +156,6 @@ Settings parseSettings(const std::function<const char *(const char *)> &get,
     s.ipcMinBytes = kIpcMinBytesAuto;
   else
     byteCount("TEMPI_IPC_MIN_BYTES", s.ipcMinBytes, "auto or a byte count such as 64K; using auto");
-  if (const char *v = get("TEMPI_RESIDENT_US")) {
-    errno = 0;
-    char *end = nullptr;
-    const unsigned long long n = strtoull(v, &end, 10);
-    if (*v && *v != '-' && !errno && end != v && !*end && n <= 1000000)
-      s.residentMicros = n;
-    else if (*v)
-      warn(std::string("TEMPI_RESIDENT_US=") + v +
-           ": expected microseconds from 0 to 1000000; using 0 (off)");
-  }
   if (const char *v = get("TEMPI_CACHE_DIR")) s.cacheDir = v;
   return s;
 }

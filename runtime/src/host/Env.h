@@ -45,7 +45,7 @@ struct Settings {
   bool copyBatch = true;                  ///< TEMPI_COPY_BATCH: one batched call per copy list
   bool burstArena = true;                 ///< TEMPI_BURST_ARENA: bursts stage in one arena
   bool timeKernels = false;               ///< TEMPI_TIME_KERNELS: events around fused launches
-  uint64_t residentMicros = 0;            ///< TEMPI_RESIDENT_US: resident engine idle time (0 off)
+  bool packGraphs = true;                 ///< TEMPI_PACK_GRAPHS: MPI_Pack replays CUDA graphs
 };
 
 /// Parses the variables through `get` (nullptr = unset); problems go to `warnings`.

@@ -59,7 +59,7 @@ void onInit() {
   // The one parse of TEMPI_POOL_BYTES (Env.cpp, which accepts 512M, 1G, ...) bounds the pools.
   if (gActive) device::setPoolLimit(size_t(s.poolBytes));
   if (gActive) device::setKernelTiming(s.timeKernels);
-  if (gActive) device::setResident(s.residentMicros);
+  if (gActive) device::setPackGraphs(s.packGraphs);
   if (s.method == Method::Device && !cudaAware)
     TEMPI_LOG(Warn, "TEMPI_METHOD=device needs a CUDA-aware MPI and this one is not; the model "
                     "chooses instead");
@@ -74,12 +74,12 @@ void onFinalize() {
     const device::Counters c = device::counters();
     TEMPI_LOG(Info, "device work: %llu kernel launches (%llu fused, covering %llu packs/unpacks), "
                     "%llu synchronizations (%.3f ms waited), %llu copies in %llu calls, "
-                    "%llu segment tables uploaded (%llu reused moved), %llu resident-engine jobs",
+                    "%llu segment tables uploaded (%llu reused moved), %llu graph replays",
               (unsigned long long)c.launches, (unsigned long long)c.fusedLaunches,
               (unsigned long long)c.fusedJobs, (unsigned long long)c.synchronizations,
               c.syncMicros / 1e3, (unsigned long long)c.copies, (unsigned long long)c.copyCalls,
               (unsigned long long)c.tableUploads, (unsigned long long)c.tableShifts,
-              (unsigned long long)c.residentJobs);
+              (unsigned long long)c.graphLaunches);
     const std::string methods = methodstats::summary();
     if (!methods.empty())
       TEMPI_LOG(Info, "methods chosen, by packed bytes: %s", methods.c_str());

@@ -92,16 +92,13 @@ TEST(Env, BadValuesWarnAndKeepDefaults) {
   EXPECT_EQ(w3.size(), 1u);
 }
 
-TEST(Env, ResidentMicroseconds) {
-  EXPECT_EQ(parse({}).residentMicros, 0u);
-  EXPECT_EQ(parse({{"TEMPI_RESIDENT_US", "500"}}).residentMicros, 500u);
-  EXPECT_EQ(parse({{"TEMPI_RESIDENT_US", "1000000"}}).residentMicros, 1000000u);
-  for (const char *bad : {"-1", "1000001", "5ms", "many"}) {
-    std::vector<std::string> w;
-    EXPECT_EQ(parse({{"TEMPI_RESIDENT_US", bad}}, &w).residentMicros, 0u) << bad;
-    ASSERT_EQ(w.size(), 1u) << bad;
-    EXPECT_NE(w[0].find(std::string("TEMPI_RESIDENT_US=") + bad), std::string::npos) << w[0];
-  }
+TEST(Env, PackGraphs) {
+  EXPECT_TRUE(parse({}).packGraphs);
+  EXPECT_FALSE(parse({{"TEMPI_PACK_GRAPHS", "0"}}).packGraphs);
+  std::vector<std::string> w;
+  EXPECT_TRUE(parse({{"TEMPI_PACK_GRAPHS", "sometimes"}}, &w).packGraphs);
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_NE(w[0].find("TEMPI_PACK_GRAPHS=sometimes"), std::string::npos) << w[0];
 }
 
 TEST(Env, TableIsWellFormed) {

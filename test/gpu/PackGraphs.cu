@@ -1,17 +1,16 @@
 /// \file
-/// tempi-gpu-resident: the resident engine (TEMPI_RESIDENT_US, Resident.cu) packs and unpacks
-/// exactly like the MPI, keeps the launch path's ordering promise, and survives its own idle
-/// exits. With the engine on (200 µs idle):
-///  1. random strided shapes up to 256 KiB packed (count 1 to 3, base and packed addresses
-///     misaligned at random): device::packNow byte-identical to MPI_Pack on the host, unpackNow
-///     to MPI_Unpack (whole poisoned buffer compared); every 25th shape after a 1 ms pause, so
-///     the kernel has left and must be launched again;
-///  2. ordering: a kernel on the legacy stream that writes the source after a 300 µs spin, then
-///     packNow at once: the packed bytes are the new ones (the engine must not take that job);
-///  3. four threads packing at once (one of them holds the engine, the others launch);
-///  4. the engine did most of the jobs of part 1 (device::counters().residentJobs), and
-///     device::finalize() returns promptly.
-/// Exit 77 without a GPU.   Usage: mpiexec -n 1 tempi-gpu-resident [shapes=2000]
+/// tempi-gpu-pack-graphs: packNow/unpackNow (PackNow.cpp), which replay a CUDA graph for a call
+/// made before, pack and unpack exactly like the MPI on every round, keep the launch path's
+/// ordering, and stay right when threads replay at once.
+///  1. random strided shapes (count 1 to 3, base and packed addresses misaligned at random), each
+///     packed 3 times from the same buffers with new contents each time (round 1 launches, round
+///     2 captures and replays, round 3 replays): byte-identical to MPI_Pack of that round's
+///     contents on the host; the same for unpack against MPI_Unpack (whole poisoned buffer);
+///  2. ordering: a kernel on the legacy stream that writes the source after a 300 us spin, then a
+///     replayed packNow at once: the packed bytes are the new ones;
+///  3. four threads replaying their own calls at once, 200 rounds each, every round checked;
+///  4. device::counters() shows the replays, and none with graphs off (setPackGraphs(false)).
+/// Exit 77 without a GPU.   Usage: mpiexec -n 1 tempi-gpu-pack-graphs [shapes=1000]
 #include "gpu/GpuTest.h"
 #include "gpu/MpiTypeOf.h"
 #include "gpu/RandomShapes.h"
@@ -20,7 +19,6 @@
 
 #include <mpi.h>
 
-#include <chrono>
 #include <cstring>
 #include <thread>
 #include <vector>
@@ -46,43 +44,45 @@ void fill(std::vector<unsigned char> &v, std::mt19937_64 &rng) {
   for (auto &c : v) c = static_cast<unsigned char>(rng());
 }
 
-/// One shape: pack and unpack through the engine, against the MPI on the host.
+/// One shape, 3 rounds each way from the same buffers: against the MPI on the host every round.
 void checkShape(int t, const StridedBlock &shape, int count, int mis, int pmis,
                 std::mt19937_64 &rng) {
   const Span span = spanOf(shape, count);
   const int64_t bufBytes = span.bytes() + 32, baseOff = 8 - span.lo + mis;
   const int64_t packedBytes = count * shape.size(), packedBuf = packedBytes + 32;
   MPI_Datatype type = mpiTypeOf(shape);
-  std::vector<unsigned char> h(bufBytes), want(packedBuf, 0xA5), got(packedBuf);
-  fill(h, rng);
-  int position = 0;
-  MPI_Pack(h.data() + baseOff, count, type, want.data() + pmis, int(packedBytes), &position,
-           MPI_COMM_SELF);
+  const KernelPlan plan = makePlan(shape);
   unsigned char *d = nullptr, *p = nullptr;
   GPUTEST_CUDA(cudaMalloc(&d, bufBytes));
   GPUTEST_CUDA(cudaMalloc(&p, packedBuf));
-  GPUTEST_CUDA(cudaMemcpy(d, h.data(), bufBytes, cudaMemcpyHostToDevice));
-  GPUTEST_CUDA(cudaMemset(p, 0xA5, packedBuf));
-  GPUTEST_CUDA(cudaDeviceSynchronize());
-  const KernelPlan plan = makePlan(shape);
-  CHECK(device::packNow(plan, d + baseOff, count, p + pmis) == TEMPI_SUCCESS, "#%d packNow", t);
-  GPUTEST_CUDA(cudaMemcpy(got.data(), p, packedBuf, cudaMemcpyDeviceToHost));
-  CHECK(want == got, "#%d pack: %s count %d base+%d packed+%d", t, printStrided(shape).c_str(),
-        count, mis, pmis);
-
-  std::vector<unsigned char> src(packedBuf), wantS(bufBytes, 0x5A), gotS(bufBytes);
-  fill(src, rng);
-  position = 0;
-  MPI_Unpack(src.data() + pmis, int(packedBytes), &position, wantS.data() + baseOff, count, type,
+  for (int round = 1; round <= 3; ++round) {
+    std::vector<unsigned char> h(bufBytes), want(packedBuf, 0xA5), got(packedBuf);
+    fill(h, rng);
+    int position = 0;
+    MPI_Pack(h.data() + baseOff, count, type, want.data() + pmis, int(packedBytes), &position,
              MPI_COMM_SELF);
-  GPUTEST_CUDA(cudaMemcpy(p, src.data(), packedBuf, cudaMemcpyHostToDevice));
-  GPUTEST_CUDA(cudaMemset(d, 0x5A, bufBytes));
-  GPUTEST_CUDA(cudaDeviceSynchronize());
-  CHECK(device::unpackNow(plan, d + baseOff, p + pmis, count) == TEMPI_SUCCESS, "#%d unpackNow",
-        t);
-  GPUTEST_CUDA(cudaMemcpy(gotS.data(), d, bufBytes, cudaMemcpyDeviceToHost));
-  CHECK(wantS == gotS, "#%d unpack: %s count %d base+%d packed+%d", t,
-        printStrided(shape).c_str(), count, mis, pmis);
+    GPUTEST_CUDA(cudaMemcpy(d, h.data(), bufBytes, cudaMemcpyHostToDevice));
+    GPUTEST_CUDA(cudaMemset(p, 0xA5, packedBuf));
+    CHECK(device::packNow(plan, d + baseOff, count, p + pmis) == TEMPI_SUCCESS,
+          "#%d round %d packNow", t, round);
+    GPUTEST_CUDA(cudaMemcpy(got.data(), p, packedBuf, cudaMemcpyDeviceToHost));
+    CHECK(want == got, "#%d round %d pack: %s count %d base+%d packed+%d", t, round,
+          printStrided(shape).c_str(), count, mis, pmis);
+  }
+  for (int round = 1; round <= 3; ++round) {
+    std::vector<unsigned char> src(packedBuf), wantS(bufBytes, 0x5A), gotS(bufBytes);
+    fill(src, rng);
+    int position = 0;
+    MPI_Unpack(src.data() + pmis, int(packedBytes), &position, wantS.data() + baseOff, count,
+               type, MPI_COMM_SELF);
+    GPUTEST_CUDA(cudaMemcpy(p, src.data(), packedBuf, cudaMemcpyHostToDevice));
+    GPUTEST_CUDA(cudaMemset(d, 0x5A, bufBytes));
+    CHECK(device::unpackNow(plan, d + baseOff, p + pmis, count) == TEMPI_SUCCESS,
+          "#%d round %d unpackNow", t, round);
+    GPUTEST_CUDA(cudaMemcpy(gotS.data(), d, bufBytes, cudaMemcpyDeviceToHost));
+    CHECK(wantS == gotS, "#%d round %d unpack: %s count %d base+%d packed+%d", t, round,
+          printStrided(shape).c_str(), count, mis, pmis);
+  }
   GPUTEST_CUDA(cudaFree(d));
   GPUTEST_CUDA(cudaFree(p));
   MPI_Type_free(&type);
@@ -99,7 +99,7 @@ __global__ void lateWrite(unsigned char *p, int64_t n, unsigned char value, unsi
   for (int64_t i = 0; i < n; ++i) p[i] = value;
 }
 
-/// Part 2: work the program left on the legacy stream comes first, as on the launch path.
+/// Part 2: work the program left on the legacy stream comes first, on a replayed call too.
 void checkOrdering() {
   StridedBlock shape;
   shape.bytes = 8;
@@ -109,7 +109,7 @@ void checkOrdering() {
   unsigned char *d = nullptr, *p = nullptr;
   GPUTEST_CUDA(cudaMalloc(&d, 16 * 64));
   GPUTEST_CUDA(cudaMalloc(&p, 8 * 64));
-  for (int round = 0; round < 5; ++round) {
+  for (int round = 0; round < 5; ++round) { // rounds 1 and later replay the graph
     GPUTEST_CUDA(cudaMemset(d, 0, 16 * 64));
     GPUTEST_CUDA(cudaDeviceSynchronize());
     const unsigned char value = static_cast<unsigned char>(0x40 + round);
@@ -163,39 +163,32 @@ void checkThreads() {
 } // namespace
 
 int main(int argc, char **argv) {
-  skipWithoutGpu("tempi-gpu-resident");
+  skipWithoutGpu("tempi-gpu-pack-graphs");
   MPI_Init(&argc, &argv);
-  const int shapes = argc > 1 ? std::atoi(argv[1]) : 2000;
+  const int shapes = argc > 1 ? std::atoi(argv[1]) : 1000;
   const uint64_t seed = seedFromEnvironment(8086);
   std::printf("seed %llu (TEMPI_TEST_SEED replays)\n", (unsigned long long)seed);
-  device::setResident(200);
   std::mt19937_64 rng(seed);
   ShapeLimits lim;
-  lim.maxPacked = 80 << 10; // times count (up to 3): up to 240 KiB, the engine's range
+  lim.maxPacked = 256 << 10;
   const device::Counters before = device::counters();
   for (int t = 0; t < shapes && failures < 20; ++t) {
-    if (t % 25 == 24) std::this_thread::sleep_for(std::chrono::milliseconds(1));
     const StridedBlock shape = randomShape(rng, lim);
     checkShape(t, shape, int(rng() % 3) + 1, int(rng() % 16), int(rng() % 16), rng);
   }
   const device::Counters after = device::counters();
-  const uint64_t jobs = after.residentJobs - before.residentJobs;
-  const uint64_t launches = after.launches - before.launches;
-  std::printf("part 1: %d shapes; %llu of %d packs and unpacks on the resident engine, %llu "
-              "kernel launches (engine relaunches included)\n",
-              shapes, (unsigned long long)jobs, 2 * shapes, (unsigned long long)launches);
-  CHECK(jobs >= uint64_t(shapes), "the engine did only %llu of %d jobs",
-        (unsigned long long)jobs, 2 * shapes);
-  CHECK(launches >= uint64_t(shapes / 25), "the engine should have been relaunched after each "
-        "pause (%llu launches)", (unsigned long long)launches);
+  const uint64_t replays = after.graphLaunches - before.graphLaunches;
+  std::printf("part 1: %d shapes, 3 packs and 3 unpacks each; %llu graph replays\n", shapes,
+              (unsigned long long)replays);
+  CHECK(replays >= uint64_t(2 * shapes), "only %llu replays (want 4 a shape, at least 2)",
+        (unsigned long long)replays);
   checkOrdering();
   checkThreads();
-  const auto t0 = std::chrono::steady_clock::now();
+  device::setPackGraphs(false);
+  const uint64_t offBefore = device::counters().graphLaunches;
+  checkShape(-1, randomShape(rng, lim), 2, 3, 5, rng);
+  CHECK(device::counters().graphLaunches == offBefore, "graphs off, yet replays");
   device::finalize();
-  const double ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  std::printf("device::finalize took %.2f ms\n", ms);
-  CHECK(ms < 100, "finalize took %.1f ms", ms);
   std::printf("%s: %d failures\n", failures ? "FAILED" : "PASSED", failures);
   MPI_Finalize();
   return failures ? 1 : 0;
