@@ -6,6 +6,12 @@
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
 BUILD="${1:-$ROOT/build-runtime-gpu}"
+# scripts/gpu-check puts the wheel first on PATH before it calls this script: the first round is
+# the machine's own MPI, so take the wheel out again (it was tested twice, labelled by its hydra).
+without_wheel() { tr ':' '\n' <<<"$1" | grep -v "^$ROOT/.mpich" | paste -sd: -; }
+PATH="$(without_wheel "$PATH")"
+LD_LIBRARY_PATH="$(without_wheel "${LD_LIBRARY_PATH:-}")"
+export PATH LD_LIBRARY_PATH
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 nvidia-smi -L || true
 status=0
@@ -18,7 +24,8 @@ build_and_test() { # <build-dir> <label> [cmake args...]
     { echo "build failed (see $dir.build.log)"; tail -20 "$dir.build.log"; status=1; return; }
   ctest --test-dir "$dir" --output-on-failure --timeout 300 || status=1
 }
-build_and_test "$BUILD" "$(mpiexec --version 2>&1 | head -1)"
+build_and_test "$BUILD" "$(mpiexec --version 2>&1 | head -1)" -DMPI_C_COMPILER="$(command -v mpicc)" \
+  -DMPI_CXX_COMPILER="$(command -v mpicxx)" -DMPIEXEC_EXECUTABLE="$(command -v mpiexec)"
 if [ -x "$ROOT/.mpich/bin/mpicc" ]; then
   export PATH="$ROOT/.mpich/bin:$PATH"
   export LD_LIBRARY_PATH="$ROOT/.mpich/lib:$ROOT/.mpich/lib/mpich:${LD_LIBRARY_PATH:-}"
