@@ -2,7 +2,7 @@
 # Builds libtempi with CUDA and the runtime's e2e programs, and runs them on this GPU machine:
 # once with the MPI on PATH (Open MPI there), and once more with the MPICH 5.0.2 wheel when
 # .mpich/ is present (scripts/fetch-mpich-wheel; carry it to the GPU machine).
-#   test/e2e/runtime_gpu/run.sh [build-dir]
+#   test/e2e/runtime_gpu/run.sh [build-dir]   (builds in build-dir-system and build-dir-mpich)
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
 BUILD="${1:-$ROOT/build-runtime-gpu}"
@@ -24,7 +24,7 @@ build_and_test() { # <build-dir> <label> [cmake args...]
     { echo "build failed (see $dir.build.log)"; tail -20 "$dir.build.log"; status=1; return; }
   ctest --test-dir "$dir" --output-on-failure --timeout 300 || status=1
 }
-build_and_test "$BUILD" "$(mpiexec --version 2>&1 | head -1)" -DMPI_C_COMPILER="$(command -v mpicc)" \
+build_and_test "$BUILD-system" "$(mpiexec --version 2>&1 | head -1)" -DMPI_C_COMPILER="$(command -v mpicc)" \
   -DMPI_CXX_COMPILER="$(command -v mpicxx)" -DMPIEXEC_EXECUTABLE="$(command -v mpiexec)"
 if [ -x "$ROOT/.mpich/bin/mpicc" ]; then
   export PATH="$ROOT/.mpich/bin:$PATH"
