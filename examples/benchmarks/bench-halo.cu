@@ -247,12 +247,7 @@ int main(int argc, char **argv) {
     return 1;
   }
 #endif
-  int ndev = 0;
-  if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
-    if (rank == 0) fprintf(stderr, "SKIP: bench-halo needs a CUDA device\n");
-    MPI_Finalize();
-    return 77;
-  }
+  bench_require_gpu("bench-halo");
   if (rank == 0) bench_header("bench-halo", "halo-exchange baselines on device buffers");
   long wrong = 0;
   for (int n : grids) {

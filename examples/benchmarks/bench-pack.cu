@@ -340,12 +340,7 @@ int main(int argc, char **argv) {
       return 1;
     }
   }
-  int ndev = 0;
-  if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
-    fprintf(stderr, "SKIP: bench-pack needs a CUDA device\n");
-    MPI_Finalize();
-    return 77;
-  }
+  bench_require_gpu("bench-pack");
   Ctx c;
   c.tempi = bench_tempi_linked();
   CK(cudaStreamCreateWithFlags(&c.st, cudaStreamNonBlocking));

@@ -28,6 +28,17 @@
       MPI_Abort(MPI_COMM_WORLD, 2);                                                              \
     }                                                                                            \
   } while (0)
+
+/// Ends the program with status 77 (skipped, for ctest and gpu-check) when no CUDA device is
+/// usable; rank 0 says so.
+static inline void bench_require_gpu(const char *program) {
+  int ndev = 0, rank = 0;
+  if (cudaGetDeviceCount(&ndev) == cudaSuccess && ndev > 0) return;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) fprintf(stderr, "SKIP: %s needs a CUDA device\n", program);
+  MPI_Finalize();
+  exit(77);
+}
 #endif
 
 static inline double bench_now(void) {
