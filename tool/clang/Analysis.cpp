@@ -74,8 +74,9 @@ std::string calleeName(const CallExpr *c) {
 }
 
 bool sameOutcome(const DatatypeArg &a, const DatatypeArg &b) {
-  if (a.isArray || b.isArray) {
-    if (a.isArray != b.isArray || a.elements.size() != b.elements.size())
+  if (a.isArray || b.isArray || a.indexed() || b.indexed()) {
+    if (a.isArray != b.isArray || a.indexText != b.indexText ||
+        a.elements.size() != b.elements.size())
       return false;
     for (size_t k = 0; k < a.elements.size(); ++k)
       if (!sameOutcome(a.elements[k], b.elements[k]))
@@ -102,6 +103,65 @@ void planArg(DatatypeArg &da) {
     da.planSymbol = codegen::planSymbol(*da.shape);
   else
     da.why = {whyNot, da.loc};
+}
+
+/// A scalar `a[i]` that resolve() refused only because it cannot evaluate `i` (a loop
+/// variable): when every element of the local array `a` is proven at the call, the call can
+/// pass the plan chosen by the same index (DatatypeArg::indexText). Otherwise `da` keeps its
+/// reason, extended by why the plan cannot be chosen by the index.
+void indexedArg(DatatypeArg &da, const Expr *arg, const CallExpr *call, Point at,
+                DatatypeResolver &resolver, ASTContext &ctx) {
+  const auto *ase = dyn_cast<ArraySubscriptExpr>(arg->IgnoreParenImpCasts());
+  if (!ase || da.why.reason.rfind("the index into '", 0) != 0)
+    return; // another refusal (a global array, a pointer, ...): the whole array has it too
+  const SourceManager &sm = ctx.getSourceManager();
+  const LangOptions &lo = ctx.getLangOpts();
+  const Expr *idx = ase->getIdx();
+  auto refuse = [&](const std::string &because) {
+    da.why.reason += "; its plan cannot be chosen by the index either: " + because;
+  };
+  // The index is spelled twice (in the datatype and in the plan argument), so both must read the
+  // same value: nothing in the call may have a side effect.
+  for (const Expr *a : call->arguments())
+    if (a->HasSideEffects(ctx)) {
+      refuse("an argument of the call has side effects");
+      return;
+    }
+  CharSourceRange range =
+      Lexer::makeFileCharRange(CharSourceRange::getTokenRange(idx->getSourceRange()), sm, lo);
+  if (idx->getBeginLoc().isMacroID() || idx->getEndLoc().isMacroID() || range.isInvalid()) {
+    refuse("the index is spelled through a macro");
+    return;
+  }
+  std::string text = Lexer::getSourceText(range, sm, lo).str();
+  Unresolved why;
+  std::vector<TypeExprPtr> exprs = resolver.resolveArray(ase->getBase(), at, why);
+  if (exprs.empty() || text.empty()) {
+    refuse(why.reason);
+    return;
+  }
+  std::string base = da.spelling.substr(0, da.spelling.find('['));
+  std::vector<DatatypeArg> elements;
+  for (size_t k = 0; k < exprs.size(); ++k) {
+    DatatypeArg el;
+    el.index = da.index;
+    el.loc = da.loc;
+    el.spelling = base + "[" + std::to_string(k) + "]";
+    el.expr = exprs[k];
+    planArg(el);
+    if (el.predefined)
+      el.expr = exprs[k]; // kept: the explanation prints it
+    elements.push_back(std::move(el));
+  }
+  DatatypeArg candidate = da;
+  candidate.elements = std::move(elements);
+  candidate.indexText = text;
+  candidate.why = {};
+  if (!candidate.hasPlan()) {
+    refuse("no element of '" + base + "' has a static plan");
+    return;
+  }
+  da = std::move(candidate);
 }
 
 } // namespace
@@ -449,10 +509,12 @@ Analysis analyze(ASTContext &ctx, const Preprocessor *pp, const UnexpandedMacroA
       } else {
         Unresolved why;
         da.expr = resolver.resolve(arg, *at, why);
-        if (!da.expr)
+        if (!da.expr) {
           da.why = why;
-        else
+          indexedArg(da, arg, call, *at, resolver, ctx);
+        } else {
           planArg(da);
+        }
       }
       site.args.push_back(std::move(da));
     }
@@ -501,7 +563,7 @@ Analysis analyze(ASTContext &ctx, const Preprocessor *pp, const UnexpandedMacroA
     if (!s.rewritten())
       continue;
     for (DatatypeArg &a : s.args) {
-      if (!a.isArray) {
+      if (!a.isArray && !a.indexed()) {
         if (a.hasPlan())
           addShape(*a.shape);
         continue;

@@ -50,10 +50,18 @@ struct DatatypeArg {
   bool isArray = false;
   std::vector<DatatypeArg> elements;
   std::string plansSymbol;        ///< tempi_gen_plans_<n>: the emitted array of element plans
-  bool arrayProven() const { return isArray && !elements.empty(); }
-  /// A scalar with a plan; an array whose every element is proven and one has a plan.
+  /// A scalar argument `a[i]` whose index the analysis cannot evaluate (a loop variable), where
+  /// every element of the local array `a` is proven at the call: `elements` holds them and the
+  /// call passes `plansSymbol[indexText]`, the plan chosen by the same index. Set only when the
+  /// index and every other argument of the call are free of side effects, so the index reads
+  /// the same value in both places.
+  std::string indexText;
+  bool indexed() const { return !indexText.empty(); }
+  bool arrayProven() const { return (isArray || indexed()) && !elements.empty(); }
+  /// A scalar with a plan; an array (or an indexed scalar) whose every element is proven and
+  /// one has a plan.
   bool hasPlan() const {
-    if (!isArray)
+    if (!isArray && !indexed())
       return shape.has_value();
     for (const DatatypeArg &e : elements)
       if (e.hasPlan())

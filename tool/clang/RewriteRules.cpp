@@ -61,6 +61,8 @@ RewriteRuleWith<std::string> commCallRule(const Analysis &analysis) {
       for (const DatatypeArg &arg : siteOf(*a, r).args) {
         if (arg.isArray) // the file-scope array of the elements' plans (RewriteAction)
           s += ", " + arg.plansSymbol;
+        else if (arg.indexed()) // the plan chosen by the datatype's own index
+          s += ", " + arg.plansSymbol + "[" + arg.indexText + "]";
         else
           s += arg.hasPlan() ? ", &" + arg.planSymbol : ", (const tempi_static_plan *)0";
       }
@@ -71,9 +73,14 @@ RewriteRuleWith<std::string> commCallRule(const Analysis &analysis) {
         const CallSite &site = siteOf(*a, r);
         std::string s = from + " -> " + to + ":";
         for (const DatatypeArg &arg : site.args) {
-          if (arg.isArray) {
-            s += " '" + arg.spelling + "' has plans " + arg.plansSymbol;
-            if (&arg != &site.args.front() && arg.spelling == site.args.front().spelling &&
+          if (arg.isArray || arg.indexed()) {
+            if (arg.indexed())
+              s += " '" + arg.spelling + "' takes its plan by the same index, " + arg.plansSymbol +
+                   "[" + arg.indexText + "]";
+            else
+              s += " '" + arg.spelling + "' has plans " + arg.plansSymbol;
+            if (arg.isArray && &arg != &site.args.front() &&
+                arg.spelling == site.args.front().spelling &&
                 arg.plansSymbol == site.args.front().plansSymbol) {
               s += " (the same array);"; // sendtypes and recvtypes are one array
               continue;
