@@ -46,6 +46,9 @@ set_tests_properties(gpu-reliability-halo-load gpu-reliability-threads PROPERTIE
 # odd-types runs with RELIABILITY_BOTTOM_DEVICE=1 (MPI_BOTTOM with absolute device addresses).
 #   gpu-reliability-cuda-oom   a real CUDA failure: cudaMalloc of the staging buffer refused
 #                              (ReliabilityCudaOom.c); MPI_ERR_NO_MEM, nothing sent, no leak
+#   gpu-reliability-launch-failure  a pack kernel launch the driver refuses in the middle of a
+#                              send (TEMPI_TEST_FAIL_LAUNCH, ReliabilityLaunchFailure.c): the error
+#                              through the communicator's handler, nothing sent, no leak
 foreach(p odd_types errors)
   string(REPLACE "_" "-" dash ${p})
   if(p STREQUAL "odd_types")
@@ -91,5 +94,15 @@ add_test(NAME gpu-reliability-cuda-oom
          COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_PREFLAGS} ${MPIEXEC_NUMPROC_FLAG} 2
                  $<TARGET_FILE:tempi-gpu-reliability-cuda-oom>)
 set_tests_properties(gpu-reliability-cuda-oom PROPERTIES
+                     ENVIRONMENT "TEMPI_METHOD=staged;TEMPI_POOL_BYTES=0"
+                     LABELS "gpu;reliability" SKIP_RETURN_CODE 77 TIMEOUT 120)
+
+add_executable(tempi-gpu-reliability-launch-failure ${CMAKE_CURRENT_LIST_DIR}/ReliabilityLaunchFailure.c)
+target_include_directories(tempi-gpu-reliability-launch-failure PRIVATE ${_relg_root}/test/e2e)
+target_link_libraries(tempi-gpu-reliability-launch-failure PRIVATE tempi CUDA::cudart MPI::MPI_C)
+add_test(NAME gpu-reliability-launch-failure
+         COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_PREFLAGS} ${MPIEXEC_NUMPROC_FLAG} 2
+                 $<TARGET_FILE:tempi-gpu-reliability-launch-failure>)
+set_tests_properties(gpu-reliability-launch-failure PROPERTIES
                      ENVIRONMENT "TEMPI_METHOD=staged;TEMPI_POOL_BYTES=0"
                      LABELS "gpu;reliability" SKIP_RETURN_CODE 77 TIMEOUT 120)

@@ -27,6 +27,9 @@ void endTimedLaunch(const TimedLaunch &t, bool pack, Stream s);
 void dropTimedLaunch(const TimedLaunch &t); ///< the launch failed: destroys the events
 /// StreamHold.cu: a one-thread kernel that keeps stream s busy for about this long.
 void holdStream(Stream s, unsigned microseconds);
+/// StreamHold.cu: a launch with an empty grid, which CUDA refuses (CUDA 13 reports
+/// cudaErrorInvalidValue): reported like any failed launch, TEMPI_ERR_CUDA.
+tempi_result launchRefusedByCuda(Stream s);
 
 void releasePackGraphs();   ///< PackNow.cpp: every cached graph, and the capture stream
 void releaseKernelTiming(); ///< KernelTiming.cpp: every recorded event

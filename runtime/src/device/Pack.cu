@@ -13,6 +13,7 @@
 #include "tempi/kernels.cuh"
 
 #include <atomic>
+#include <cstdlib>
 #include <mutex>
 #include <unordered_map>
 
@@ -38,6 +39,20 @@ Registered lookup(uint64_t key) {
   return it == registry().end() ? Registered{} : it->second;
 }
 
+/// TEMPI_TEST_FAIL_LAUNCH=N (for tests; read at the first launch, so a test may set it after
+/// MPI_Init on one rank only): launches N, 2N, 3N, ... of this file are made with an empty grid,
+/// which the driver refuses, so a real CUDA launch failure reaches the caller's error path
+/// (gpu-reliability-launch-failure).
+bool failThisLaunch() {
+  static const long every = [] {
+    const char *v = std::getenv("TEMPI_TEST_FAIL_LAUNCH");
+    return v ? std::atol(v) : 0L;
+  }();
+  if (every <= 0) return false;
+  static std::atomic<long> launches{0};
+  return (launches.fetch_add(1, std::memory_order_relaxed) + 1) % every == 0;
+}
+
 bool fits(const void *p, int w) {
   return (reinterpret_cast<uintptr_t>(p) % static_cast<uintptr_t>(w)) == 0;
 }
@@ -60,6 +75,7 @@ tempi_result run(const KernelPlan &plan, uint64_t key, void *strided, void *pack
   if (!strided || !packed) return TEMPI_ERR_INVALID_ARG;
   auto stream = static_cast<cudaStream_t>(s);
   internal::bump(internal::counters().launches);
+  if (failThisLaunch()) return internal::launchRefusedByCuda(s);
   if (registeredCount.load(std::memory_order_acquire) > 0) {
     const Registered r = lookup(key ? key : shapeKey(plan.shape));
     const int w = plan.wordSize;
