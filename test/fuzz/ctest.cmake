@@ -10,6 +10,10 @@
 #                     tests and the MPI e2e tests runtime_* and reliability_* under ASan + UBSan:
 #                     test/fuzz/sanitize-runtime.sh builds them with gcc in its own build folder
 #                     (<build>/test/sanitize-runtime, incremental) and runs them; also label "mpi"
+#   sanitize-tools    the Clang tools (tempi-rewrite, tempi-lint, tempi-cc, ...) and the front
+#                     end's unit tests under ASan + UBSan + LSan, with the lit suites rewrite, lint,
+#                     driver and codegen run against them: test/fuzz/sanitize-tools.sh, its own
+#                     gcc build folder (<build>/test/sanitize-tools, incremental); label "tool"
 #   fuzz-rewrite      the front end's mutation fuzzer (mutate-rewrite.py: not coverage-guided):
 #                     60 mutants of test/rewrite/*.c through tempi-rewrite, no crash or hang,
 #                     every rewritten call one the tool's remarks say it proved (label "fuzz;tool")
@@ -25,6 +29,13 @@ if(TARGET tempi-rewrite)
                    --tool $<TARGET_FILE:tempi-rewrite> --count 60 --seed 1 ${_fz_clang}
                    --outdir ${CMAKE_CURRENT_BINARY_DIR}/fuzz-rewrite)
   set_tests_properties(fuzz-rewrite PROPERTIES LABELS "fuzz;tool" TIMEOUT 300)
+endif()
+if(TARGET tempi-rewrite)
+  add_test(NAME sanitize-tools
+           COMMAND ${CMAKE_COMMAND} -E env TEMPI_PYTHON=${TEMPI_PYTHON}
+                   ${CMAKE_CURRENT_LIST_DIR}/sanitize-tools.sh ${CMAKE_CURRENT_BINARY_DIR}/sanitize-tools)
+  set_tests_properties(sanitize-tools PROPERTIES LABELS "sanitize;tool" TIMEOUT 1800
+                       RUN_SERIAL TRUE)
 endif()
 if(TARGET tempi_host)
   add_test(NAME sanitize-runtime
