@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "e2e_check.h" /* CHECK, rank, failures */
+#include "gpu/ReliabilityDevice.h"
 
 enum { BLOCKS = 4 << 20, BLOCK = 8, STRIDE = 16, MAX_HOG = 4096 };
 static const size_t kPacked = (size_t)BLOCKS * BLOCK;        /* 32 MiB */
@@ -29,22 +30,6 @@ static const size_t kLeakSlack = (size_t)8 << 20;
 
 static void *hog[MAX_HOG];
 static int nhog;
-
-#define CK(call)                                                                                  \
-  do {                                                                                            \
-    cudaError_t e_ = (call);                                                                      \
-    if (e_ != cudaSuccess) {                                                                      \
-      fprintf(stderr, "rank %d: %s:%d: %s: %s\n", rank, __FILE__, __LINE__, #call,                \
-              cudaGetErrorString(e_));                                                            \
-      MPI_Abort(MPI_COMM_WORLD, 1);                                                               \
-    }                                                                                             \
-  } while (0)
-
-static size_t freeBytes(void) {
-  size_t f = 0, t = 0;
-  CK(cudaMemGetInfo(&f, &t));
-  return f;
-}
 
 /* Takes GPU memory until less than `leave` bytes are free (halving the chunk when cudaMalloc
  * refuses it). */
@@ -66,36 +51,12 @@ static void freeHog(void) {
   while (nhog > 0) CK(cudaFree(hog[--nhog]));
 }
 
-static unsigned char pattern(size_t i, int seed) { return (unsigned char)(i * 131 + seed * 17 + 5); }
-
 /* A device buffer of the type's extent filled with pattern(seed). */
 static void *filledDevice(int seed) {
-  unsigned char *h = malloc(kExtent);
-  for (size_t i = 0; i < kExtent; ++i) h[i] = pattern(i, seed);
   void *d = NULL;
   CK(cudaMalloc(&d, kExtent));
-  CK(cudaMemcpy(d, h, kExtent, cudaMemcpyHostToDevice));
-  free(h);
+  fillDevice(d, kExtent, seed);
   return d;
-}
-
-/* The received device buffer must hold, at the type's blocks, what MPI_Pack of the sender's
- * pattern packs, and zeros in the gaps (it was cleared before the receive). */
-static void expectReceived(const void *d, MPI_Datatype t, int seed, const char *step) {
-  unsigned char *src = malloc(kExtent), *packed = malloc(kPacked), *want = calloc(kExtent, 1),
-                *got = malloc(kExtent);
-  for (size_t i = 0; i < kExtent; ++i) src[i] = pattern(i, seed);
-  int pos = 0;
-  MPI_Pack(src, 1, t, packed, (int)kPacked, &pos, MPI_COMM_SELF);
-  pos = 0;
-  MPI_Unpack(packed, (int)kPacked, &pos, want, 1, t, MPI_COMM_SELF);
-  CK(cudaMemcpy(got, d, kExtent, cudaMemcpyDeviceToHost));
-  size_t bad = 0, first = 0;
-  for (size_t i = 0; i < kExtent; ++i)
-    if (got[i] != want[i] && bad++ == 0) first = i;
-  CHECK(bad == 0, "%s: %zu of %zu bytes differ from MPI_Pack/MPI_Unpack on the host (first at %zu)",
-        step, bad, kExtent, first);
-  free(src); free(packed); free(want); free(got);
 }
 
 static int errorClass(int rc) {
@@ -126,7 +87,7 @@ static void receivePosted(void *buf, MPI_Datatype t, int peer, int tag, MPI_Comm
   int n = -1;
   MPI_Get_count(&st, t, &n);
   CHECK(n == 1, "%s: count %d, expected 1", step, n);
-  expectReceived(buf, t, 0, step);
+  expectReceived(buf, t, kExtent, kPacked, 0, step);
 }
 
 int main(int argc, char **argv) {
@@ -192,7 +153,7 @@ int main(int argc, char **argv) {
     MPI_Status st;
     CHECK(MPI_Recv(buf, 1, vec, peer, 2, comm, &st) == MPI_SUCCESS, "step 2: the receive after the hog");
     CHECK(st.MPI_SOURCE == peer && st.MPI_TAG == 2, "step 2: status source %d tag %d", st.MPI_SOURCE, st.MPI_TAG);
-    expectReceived(buf, vec, 0, "step 2 (blocking receive)");
+    expectReceived(buf, vec, kExtent, kPacked, 0, "step 2 (blocking receive)");
   }
   MPI_Barrier(MPI_COMM_WORLD);
 

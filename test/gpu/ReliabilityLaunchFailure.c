@@ -24,61 +24,18 @@
 #include <string.h>
 
 #include "e2e_check.h" /* CHECK, rank, failures */
+#include "gpu/ReliabilityDevice.h"
 
 enum { BLOCKS = 512 << 10, BLOCK = 8, STRIDE = 16 };
 static const size_t kPacked = (size_t)BLOCKS * BLOCK;  /* 4 MiB */
 static const size_t kExtent = (size_t)BLOCKS * STRIDE; /* 8 MiB */
 static const size_t kLeakSlack = (size_t)8 << 20;
 
-#define CK(call)                                                                                  \
-  do {                                                                                            \
-    cudaError_t e_ = (call);                                                                      \
-    if (e_ != cudaSuccess) {                                                                      \
-      fprintf(stderr, "rank %d: %s:%d: %s: %s\n", rank, __FILE__, __LINE__, #call,                \
-              cudaGetErrorString(e_));                                                            \
-      MPI_Abort(MPI_COMM_WORLD, 1);                                                               \
-    }                                                                                             \
-  } while (0)
-
 static int handlerCalls, handlerLastCode;
 static void countingHandler(MPI_Comm *comm, int *code, ...) {
   (void)comm;
   ++handlerCalls;
   handlerLastCode = *code;
-}
-
-static size_t freeBytes(void) {
-  size_t f = 0, t = 0;
-  CK(cudaMemGetInfo(&f, &t));
-  return f;
-}
-
-static unsigned char pattern(size_t i, int seed) { return (unsigned char)(i * 131 + seed * 17 + 5); }
-
-static void fillDevice(void *d, int seed) {
-  unsigned char *h = malloc(kExtent);
-  for (size_t i = 0; i < kExtent; ++i) h[i] = pattern(i, seed);
-  CK(cudaMemcpy(d, h, kExtent, cudaMemcpyHostToDevice));
-  free(h);
-}
-
-/* The received device buffer holds, at the type's blocks, what MPI_Pack of pattern(seed) packs,
- * and zeros in the gaps. */
-static void expectReceived(const void *d, MPI_Datatype t, int seed, const char *step) {
-  unsigned char *src = malloc(kExtent), *packed = malloc(kPacked), *want = calloc(kExtent, 1),
-                *got = malloc(kExtent);
-  for (size_t i = 0; i < kExtent; ++i) src[i] = pattern(i, seed);
-  int pos = 0;
-  MPI_Pack(src, 1, t, packed, (int)kPacked, &pos, MPI_COMM_SELF);
-  pos = 0;
-  MPI_Unpack(packed, (int)kPacked, &pos, want, 1, t, MPI_COMM_SELF);
-  CK(cudaMemcpy(got, d, kExtent, cudaMemcpyDeviceToHost));
-  size_t bad = 0, first = 0;
-  for (size_t i = 0; i < kExtent; ++i)
-    if (got[i] != want[i] && bad++ == 0) first = i;
-  CHECK(bad == 0, "%s: %zu of %zu bytes differ from MPI_Pack/MPI_Unpack on the host (first at %zu)",
-        step, bad, kExtent, first);
-  free(src); free(packed); free(want); free(got);
 }
 
 /* Rank 1: one receive posted before the barrier after which rank 0 sends; exactly one message. */
@@ -93,7 +50,7 @@ static void receiveOne(void *buf, MPI_Datatype t, int tag, int seed, MPI_Comm co
   int n = -1;
   MPI_Get_count(&st, t, &n);
   CHECK(n == 1, "%s: count %d, expected 1", step, n);
-  expectReceived(buf, t, seed, step);
+  expectReceived(buf, t, kExtent, kPacked, seed, step);
 }
 
 static void expectFailure(int rc, int handlerBefore, const char *step) {
@@ -136,7 +93,7 @@ int main(int argc, char **argv) {
   MPI_Type_commit(&vec);
   void *buf = NULL;
   CK(cudaMalloc(&buf, kExtent));
-  if (rank == 0) fillDevice(buf, 0);
+  if (rank == 0) fillDevice(buf, kExtent, 0);
 
   /* Warm-up (rank 0's launch 1), then the memory baseline. */
   if (rank == 0) CHECK(MPI_Send(buf, 1, vec, 1, 0, comm) == MPI_SUCCESS, "warm-up send");

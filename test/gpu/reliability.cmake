@@ -88,7 +88,7 @@ foreach(p odd_types errors)
 endforeach()
 
 add_executable(tempi-gpu-reliability-cuda-oom ${CMAKE_CURRENT_LIST_DIR}/ReliabilityCudaOom.c)
-target_include_directories(tempi-gpu-reliability-cuda-oom PRIVATE ${_relg_root}/test/e2e)
+target_include_directories(tempi-gpu-reliability-cuda-oom PRIVATE ${_relg_root}/test/e2e ${_relg_root}/test)
 target_link_libraries(tempi-gpu-reliability-cuda-oom PRIVATE tempi CUDA::cudart MPI::MPI_C)
 add_test(NAME gpu-reliability-cuda-oom
          COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_PREFLAGS} ${MPIEXEC_NUMPROC_FLAG} 2
@@ -98,7 +98,7 @@ set_tests_properties(gpu-reliability-cuda-oom PROPERTIES
                      LABELS "gpu;reliability" SKIP_RETURN_CODE 77 TIMEOUT 120)
 
 add_executable(tempi-gpu-reliability-launch-failure ${CMAKE_CURRENT_LIST_DIR}/ReliabilityLaunchFailure.c)
-target_include_directories(tempi-gpu-reliability-launch-failure PRIVATE ${_relg_root}/test/e2e)
+target_include_directories(tempi-gpu-reliability-launch-failure PRIVATE ${_relg_root}/test/e2e ${_relg_root}/test)
 target_link_libraries(tempi-gpu-reliability-launch-failure PRIVATE tempi CUDA::cudart MPI::MPI_C)
 add_test(NAME gpu-reliability-launch-failure
          COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_PREFLAGS} ${MPIEXEC_NUMPROC_FLAG} 2
