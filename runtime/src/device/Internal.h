@@ -32,6 +32,7 @@ void holdStream(Stream s, unsigned microseconds);
 tempi_result launchRefusedByCuda(Stream s);
 
 void releasePackGraphs();   ///< PackNow.cpp: every cached graph, and the capture stream
+void forgetPackGraphs();    ///< PackNow.cpp: every cached graph (the kernel registry changed)
 void releaseKernelTiming(); ///< KernelTiming.cpp: every recorded event
 void releasePools();   ///< Pools.cpp: every pooled and outstanding allocation
 void releaseIpc();     ///< Ipc.cpp: every opened peer handle, then every IPC slab

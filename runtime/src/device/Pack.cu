@@ -112,6 +112,7 @@ bool generic::toStrided(const StridedBlock &b, kernels::Strided *out) {
 }
 
 void registerKernels(uint64_t shapeKey, tempi_pack_fn pack, tempi_unpack_fn unpack) {
+  internal::forgetPackGraphs(); // a graph may launch the kernel being replaced or removed
   std::lock_guard<std::mutex> lock(registryMutex);
   if (!pack && !unpack) {
     if (registry().erase(shapeKey)) registeredCount.fetch_sub(1);

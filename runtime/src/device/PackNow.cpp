@@ -9,7 +9,8 @@
 /// captured on a private stream), so a call made once costs no capture. It is launched on the
 /// thread's stream, which keeps the launch path's ordering after the program's legacy-stream work
 /// (Streams.cpp). The cache holds the last kPackGraphs calls by use; an evicted graph is freed by
-/// CUDA when its launches finish. Graphs off (setPackGraphs(false)) or any failure to capture:
+/// CUDA when its launches finish. A change of the registered (generated) kernels empties it, so
+/// no graph outlives the kernel it launches. Graphs off (setPackGraphs(false)) or any failure to capture:
 /// the plain launch, which is always correct.
 #include "runtime/src/device/Device.h"
 #include "runtime/src/device/Internal.h"
@@ -29,6 +30,7 @@ namespace {
 constexpr size_t kPackGraphs = 32; ///< calls remembered (with or without a graph)
 
 struct CallKey {
+  int device = 0; ///< a graph belongs to one device's context
   bool pack = true;
   const void *strided = nullptr;
   const void *packed = nullptr;
@@ -116,10 +118,15 @@ public:
     return exec;
   }
 
-  void release() {
+  /// Every remembered call (their graphs are freed once their launches finish).
+  void forget() {
     std::lock_guard<std::mutex> lock(mutex_);
     entries_.clear();
-    std::lock_guard<std::mutex> lock2(captureMutex_);
+  }
+
+  void release() {
+    forget();
+    std::lock_guard<std::mutex> lock(captureMutex_);
     if (captureStream_) TEMPI_CUDA_LOG_ONLY(cudaStreamDestroy(captureStream_));
     captureStream_ = nullptr;
   }
@@ -149,7 +156,7 @@ tempi_result runNow(const KernelPlan &plan, void *strided, void *packed, int64_t
     tempi_result r = launch(s);
     return r == TEMPI_SUCCESS ? synchronize(s) : r;
   }
-  const CallKey key{Pack, strided, packed, count, plan.shape};
+  const CallKey key{currentDevice(), Pack, strided, packed, count, plan.shape};
   GraphCache::Decision d = cache().decide(key);
   if (!d.graph && d.capture) {
     d.graph = cache().capture([&](cudaStream_t on) { return launch(on); });
@@ -179,5 +186,7 @@ tempi_result unpackNow(const KernelPlan &plan, void *base, const void *packed, i
 }
 
 void internal::releasePackGraphs() { cache().release(); }
+
+void internal::forgetPackGraphs() { cache().forget(); }
 
 } // namespace tempi::device
