@@ -105,6 +105,25 @@ void planArg(DatatypeArg &da) {
     da.why = {whyNot, da.loc};
 }
 
+/// One entry per element of a proven datatype array (`array`[k], at the argument `of`), each
+/// planned like a scalar argument.
+std::vector<DatatypeArg> elementArgs(const DatatypeArg &of, const std::string &array,
+                                     const std::vector<TypeExprPtr> &exprs) {
+  std::vector<DatatypeArg> elements;
+  for (size_t k = 0; k < exprs.size(); ++k) {
+    DatatypeArg el;
+    el.index = of.index;
+    el.loc = of.loc;
+    el.spelling = array + "[" + std::to_string(k) + "]";
+    el.expr = exprs[k];
+    planArg(el);
+    if (el.predefined)
+      el.expr = exprs[k]; // kept: the explanation prints it
+    elements.push_back(std::move(el));
+  }
+  return elements;
+}
+
 /// A scalar `a[i]` that resolve() refused only because it cannot evaluate `i` (a loop
 /// variable): when every element of the local array `a` is proven at the call, the call can
 /// pass the plan chosen by the same index (DatatypeArg::indexText). Otherwise `da` keeps its
@@ -141,20 +160,8 @@ void indexedArg(DatatypeArg &da, const Expr *arg, const CallExpr *call, Point at
     return;
   }
   std::string base = da.spelling.substr(0, da.spelling.find('['));
-  std::vector<DatatypeArg> elements;
-  for (size_t k = 0; k < exprs.size(); ++k) {
-    DatatypeArg el;
-    el.index = da.index;
-    el.loc = da.loc;
-    el.spelling = base + "[" + std::to_string(k) + "]";
-    el.expr = exprs[k];
-    planArg(el);
-    if (el.predefined)
-      el.expr = exprs[k]; // kept: the explanation prints it
-    elements.push_back(std::move(el));
-  }
   DatatypeArg candidate = da;
-  candidate.elements = std::move(elements);
+  candidate.elements = elementArgs(da, base, exprs);
   candidate.indexText = text;
   candidate.why = {};
   if (!candidate.hasPlan()) {
@@ -481,17 +488,7 @@ Analysis analyze(ASTContext &ctx, const Preprocessor *pp, const UnexpandedMacroA
         std::vector<TypeExprPtr> exprs = resolver.resolveArray(arg, *at, why);
         if (exprs.empty())
           da.why = why;
-        for (size_t k = 0; k < exprs.size(); ++k) {
-          DatatypeArg el;
-          el.index = da.index;
-          el.loc = da.loc;
-          el.spelling = da.spelling + "[" + std::to_string(k) + "]";
-          el.expr = exprs[k];
-          planArg(el);
-          if (el.predefined)
-            el.expr = exprs[k]; // kept: the explanation prints it
-          da.elements.push_back(std::move(el));
-        }
+        da.elements = elementArgs(da, da.spelling, exprs);
         if (da.arrayProven() && !da.hasPlan()) {
           // Proven, but no element has a plan: say why, unless every element is predefined.
           da.predefined = true;
