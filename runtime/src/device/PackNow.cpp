@@ -10,8 +10,8 @@
 /// thread's stream, which keeps the launch path's ordering after the program's legacy-stream work
 /// (Streams.cpp). The cache holds the last kPackGraphs calls by use; an evicted graph is freed by
 /// CUDA when its launches finish. A change of the registered (generated) kernels empties it, so
-/// no graph outlives the kernel it launches. Graphs off (setPackGraphs(false)) or any failure to capture:
-/// the plain launch, which is always correct.
+/// no graph outlives the kernel it launches. Graphs off (setPackGraphs(false)) or any failure to
+/// capture: the plain launch, which is always correct.
 #include "runtime/src/device/Device.h"
 #include "runtime/src/device/Internal.h"
 #include "tempi/kernels.cuh"
@@ -151,11 +151,13 @@ tempi_result runNow(const KernelPlan &plan, void *strided, void *packed, int64_t
     return Pack ? device::pack(plan, strided, count, packed, on)
                 : device::unpack(plan, strided, packed, count, on);
   };
-  if (!graphsOn.load(std::memory_order_relaxed) || count <= 0 || plan.shape.size() <= 0 ||
-      !strided || !packed || !available()) {
-    tempi_result r = launch(s);
+  auto launchAndWait = [&] {
+    const tempi_result r = launch(s);
     return r == TEMPI_SUCCESS ? synchronize(s) : r;
-  }
+  };
+  if (!graphsOn.load(std::memory_order_relaxed) || count <= 0 || plan.shape.size() <= 0 ||
+      !strided || !packed || !available())
+    return launchAndWait();
   const CallKey key{currentDevice(), Pack, strided, packed, count, plan.shape};
   GraphCache::Decision d = cache().decide(key);
   if (!d.graph && d.capture) {
@@ -163,10 +165,8 @@ tempi_result runNow(const KernelPlan &plan, void *strided, void *packed, int64_t
     cache().store(key, d.graph);
     if (d.graph) internal::counters().launches.fetch_sub(1, std::memory_order_relaxed); // recorded only
   }
-  if (!d.graph) {
-    tempi_result r = launch(s);
-    return r == TEMPI_SUCCESS ? synchronize(s) : r;
-  }
+  if (!d.graph)
+    return launchAndWait();
   TEMPI_CUDA_CHECK(cudaGraphLaunch(d.graph->exec, static_cast<cudaStream_t>(s)));
   internal::bump(internal::counters().launches);
   internal::bump(internal::counters().graphLaunches);
