@@ -28,10 +28,6 @@ int failures = 0;
 constexpr int64_t kGuard = 64;
 constexpr unsigned char kPoisonPacked = 0xA5, kPoisonStrided = 0x5A;
 
-void fillRandom(std::vector<unsigned char> &v, std::mt19937_64 &rng) {
-  for (auto &b : v) b = static_cast<unsigned char>(rng());
-}
-
 /// One job's buffers: host copies (reference) and device twins.
 struct Case {
   StridedBlock shape;

@@ -1,7 +1,8 @@
 /// \file
 /// What the GPU tests share: the skip rule (exit 77 when no GPU is usable, so ctest reports the
 /// test as skipped on CPU-only machines), a CUDA check that fails the test with file:line, and a
-/// seeded random generator whose seed is printed so a failure can be replayed (TEMPI_TEST_SEED).
+/// seeded random generator whose seed is printed so a failure can be replayed (TEMPI_TEST_SEED),
+/// and random test bytes from it.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -10,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <vector>
 
 namespace tempi::gputest {
 
@@ -33,6 +35,11 @@ inline void skipWithoutGpu(const char *program) {
       std::exit(1);                                                                               \
     }                                                                                             \
   } while (0)
+
+/// Random bytes, for test inputs.
+inline void fillRandom(std::vector<unsigned char> &v, std::mt19937_64 &rng) {
+  for (auto &b : v) b = static_cast<unsigned char>(rng());
+}
 
 inline uint64_t seedFromEnvironment(uint64_t fallback) {
   const char *s = std::getenv("TEMPI_TEST_SEED");

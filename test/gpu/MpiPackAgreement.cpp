@@ -22,14 +22,6 @@
 using namespace tempi;
 using namespace tempi::gputest;
 
-namespace {
-
-void fill(std::vector<unsigned char> &v, std::mt19937_64 &rng) {
-  for (auto &c : v) c = static_cast<unsigned char>(rng());
-}
-
-} // namespace
-
 int main(int argc, char **argv) {
   skipWithoutGpu("tempi-gpu-mpi-pack");
   MPI_Init(&argc, &argv);
@@ -62,7 +54,7 @@ int main(int argc, char **argv) {
     }
 
     std::vector<unsigned char> h(bufBytes), want(packedBuf, 0xA5), got(packedBuf);
-    fill(h, rng);
+    fillRandom(h, rng);
     int position = 0;
     MPI_Pack(h.data() + baseOff, count, type, want.data() + pmis, int(packedBytes), &position,
              MPI_COMM_SELF);
@@ -84,7 +76,7 @@ int main(int argc, char **argv) {
 
     // unpack: MPI_Unpack on the host and the device unpack, same poison, whole buffer compared
     std::vector<unsigned char> src(packedBuf), wantS(bufBytes, 0x5A), gotS(bufBytes);
-    fill(src, rng);
+    fillRandom(src, rng);
     position = 0;
     MPI_Unpack(src.data() + pmis, int(packedBytes), &position, wantS.data() + baseOff, count,
                type, MPI_COMM_SELF);

@@ -40,9 +40,6 @@ int failures = 0;
     }                                                                                             \
   } while (0)
 
-void fill(std::vector<unsigned char> &v, std::mt19937_64 &rng) {
-  for (auto &c : v) c = static_cast<unsigned char>(rng());
-}
 
 /// One shape, 3 rounds each way from the same buffers: against the MPI on the host every round.
 void checkShape(int t, const StridedBlock &shape, int count, int mis, int pmis,
@@ -57,7 +54,7 @@ void checkShape(int t, const StridedBlock &shape, int count, int mis, int pmis,
   GPUTEST_CUDA(cudaMalloc(&p, packedBuf));
   for (int round = 1; round <= 3; ++round) {
     std::vector<unsigned char> h(bufBytes), want(packedBuf, 0xA5), got(packedBuf);
-    fill(h, rng);
+    fillRandom(h, rng);
     int position = 0;
     MPI_Pack(h.data() + baseOff, count, type, want.data() + pmis, int(packedBytes), &position,
              MPI_COMM_SELF);
@@ -71,7 +68,7 @@ void checkShape(int t, const StridedBlock &shape, int count, int mis, int pmis,
   }
   for (int round = 1; round <= 3; ++round) {
     std::vector<unsigned char> src(packedBuf), wantS(bufBytes, 0x5A), gotS(bufBytes);
-    fill(src, rng);
+    fillRandom(src, rng);
     int position = 0;
     MPI_Unpack(src.data() + pmis, int(packedBytes), &position, wantS.data() + baseOff, count,
                type, MPI_COMM_SELF);
