@@ -74,37 +74,8 @@ static void expectNoMem(int rc, const char *step) {
   printf("rank %d: %s with the GPU full returned class %d: %s\n", rank, step, errorClass(rc), msg);
 }
 
-/* The receiving side of steps 1 and 3: rank 1 posts its receive of the (cleared) device buffer
- * before the barrier after which rank 0 fills the GPU and sends; it must get one element, every
- * byte as MPI_Pack packs it. */
-static void receivePosted(void *buf, MPI_Datatype t, int peer, int tag, MPI_Comm comm, const char *step) {
-  CK(cudaMemset(buf, 0, kExtent));
-  MPI_Request r;
-  CHECK(MPI_Irecv(buf, 1, t, peer, tag, comm, &r) == MPI_SUCCESS, "%s: irecv", step);
-  MPI_Barrier(MPI_COMM_WORLD);
-  MPI_Status st;
-  CHECK(MPI_Wait(&r, &st) == MPI_SUCCESS, "%s: wait", step);
-  int n = -1;
-  MPI_Get_count(&st, t, &n);
-  CHECK(n == 1, "%s: count %d, expected 1", step, n);
-  expectReceived(buf, t, kExtent, kPacked, 0, step);
-}
-
 int main(int argc, char **argv) {
-  int ndev = 0;
-  if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
-    printf("tempi-gpu-reliability-cuda-oom: SKIP: no usable CUDA device\n");
-    return 77;
-  }
-  MPI_Init(&argc, &argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  int size = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (size != 2) {
-    if (rank == 0) fprintf(stderr, "run with 2 ranks\n");
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
-  CK(cudaSetDevice(rank % ndev));
+  startTwoRanks(&argc, &argv, "tempi-gpu-reliability-cuda-oom");
   MPI_Comm comm;
   MPI_Comm_dup(MPI_COMM_WORLD, &comm);
   MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
@@ -126,7 +97,7 @@ int main(int argc, char **argv) {
 
   /* 1. Blocking send fails on rank 0, then goes through; rank 1's receive is posted first. */
   if (rank == 1) {
-    receivePosted(buf, vec, peer, 1, comm, "step 1 (blocking send)");
+    receiveOne(buf, vec, kExtent, kPacked, peer, 1, 0, comm, "step 1 (blocking send)");
   } else {
     MPI_Barrier(MPI_COMM_WORLD);
     hogAllBut(kPacked / 4);
@@ -159,7 +130,7 @@ int main(int argc, char **argv) {
 
   /* 3. Nonblocking send fails at MPI_Isend, then goes through. */
   if (rank == 1) {
-    receivePosted(buf, vec, peer, 3, comm, "step 3 (nonblocking send)");
+    receiveOne(buf, vec, kExtent, kPacked, peer, 3, 0, comm, "step 3 (nonblocking send)");
   } else {
     MPI_Barrier(MPI_COMM_WORLD);
     hogAllBut(kPacked / 4);
@@ -170,26 +141,7 @@ int main(int argc, char **argv) {
     CHECK(MPI_Wait(&r, MPI_STATUS_IGNORE) == MPI_SUCCESS, "step 3 wait");
   }
 
-  /* Nothing left over: no message unmatched, no device memory kept. */
-  MPI_Barrier(MPI_COMM_WORLD);
-  int stray = 0;
-  MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &stray, MPI_STATUS_IGNORE);
-  CHECK(!stray, "a message is left unmatched: a failed call sent something");
-  CK(cudaDeviceSynchronize());
-  MPI_Barrier(MPI_COMM_WORLD);
-  const size_t after = freeBytes();
-  const long long lost = (long long)baseline - (long long)after;
-  /* Under compute-sanitizer (scripts/gpu-sanitize sets TEMPI_UNDER_SANITIZER=1) the tool keeps
-   * shadow memory for what the hog took (initcheck: about a third of it), so free memory says
-   * nothing about libtempi there. */
-  const char *sanitized = getenv("TEMPI_UNDER_SANITIZER");
-  if (sanitized && *sanitized == '1') {
-    if (rank == 0) printf("GPU free memory not compared: running under compute-sanitizer\n");
-  } else {
-    CHECK(lost <= (long long)kLeakSlack, "GPU free memory %lld bytes lower than before the failures", lost);
-    if (rank == 0) printf("GPU free memory before the failures minus after: %lld bytes (limit %zu)\n", lost, kLeakSlack);
-  }
-  MPI_Barrier(MPI_COMM_WORLD);
+  expectNothingLeft(comm, baseline, kLeakSlack, "before the failures");
 
   CK(cudaFree(buf));
   MPI_Type_free(&vec);

@@ -38,21 +38,6 @@ static void countingHandler(MPI_Comm *comm, int *code, ...) {
   handlerLastCode = *code;
 }
 
-/* Rank 1: one receive posted before the barrier after which rank 0 sends; exactly one message. */
-static void receiveOne(void *buf, MPI_Datatype t, int tag, int seed, MPI_Comm comm, const char *step) {
-  CK(cudaMemset(buf, 0, kExtent));
-  CK(cudaDeviceSynchronize());
-  MPI_Request r;
-  CHECK(MPI_Irecv(buf, 1, t, 0, tag, comm, &r) == MPI_SUCCESS, "%s: irecv", step);
-  MPI_Barrier(MPI_COMM_WORLD);
-  MPI_Status st;
-  CHECK(MPI_Wait(&r, &st) == MPI_SUCCESS, "%s: wait", step);
-  int n = -1;
-  MPI_Get_count(&st, t, &n);
-  CHECK(n == 1, "%s: count %d, expected 1", step, n);
-  expectReceived(buf, t, kExtent, kPacked, seed, step);
-}
-
 static void expectFailure(int rc, int handlerBefore, const char *step) {
   char msg[MPI_MAX_ERROR_STRING] = "";
   int len = 0, cls = rc;
@@ -68,21 +53,8 @@ static void expectFailure(int rc, int handlerBefore, const char *step) {
 }
 
 int main(int argc, char **argv) {
-  int ndev = 0;
-  if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
-    printf("tempi-gpu-reliability-launch-failure: SKIP: no usable CUDA device\n");
-    return 77;
-  }
-  MPI_Init(&argc, &argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  int size = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (size != 2) {
-    if (rank == 0) fprintf(stderr, "run with 2 ranks\n");
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
+  startTwoRanks(&argc, &argv, "tempi-gpu-reliability-launch-failure");
   if (rank == 0) setenv("TEMPI_TEST_FAIL_LAUNCH", "2", 1); /* before libtempi's first launch */
-  CK(cudaSetDevice(rank % ndev));
   MPI_Comm comm;
   MPI_Comm_dup(MPI_COMM_WORLD, &comm);
   MPI_Errhandler eh;
@@ -105,7 +77,7 @@ int main(int argc, char **argv) {
 
   /* 1. Blocking send. */
   if (rank == 1) {
-    receiveOne(buf, vec, 1, 0, comm, "step 1 (blocking send)");
+    receiveOne(buf, vec, kExtent, kPacked, 0, 1, 0, comm, "step 1 (blocking send)");
   } else {
     MPI_Barrier(MPI_COMM_WORLD);
     const int before = handlerCalls;
@@ -116,7 +88,7 @@ int main(int argc, char **argv) {
 
   /* 2. Nonblocking send: the failure shows at MPI_Isend or at MPI_Wait, once. */
   if (rank == 1) {
-    receiveOne(buf, vec, 2, 0, comm, "step 2 (nonblocking send)");
+    receiveOne(buf, vec, kExtent, kPacked, 0, 2, 0, comm, "step 2 (nonblocking send)");
   } else {
     MPI_Barrier(MPI_COMM_WORLD);
     const int before = handlerCalls;
@@ -129,21 +101,7 @@ int main(int argc, char **argv) {
     CHECK(MPI_Wait(&r, MPI_STATUS_IGNORE) == MPI_SUCCESS, "step 2: the repeated wait");
   }
 
-  /* Nothing left over: no message unmatched, no device memory kept. */
-  MPI_Barrier(MPI_COMM_WORLD);
-  int stray = 0;
-  MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &stray, MPI_STATUS_IGNORE);
-  CHECK(!stray, "a message is left unmatched: a failed call sent something");
-  CK(cudaDeviceSynchronize());
-  MPI_Barrier(MPI_COMM_WORLD);
-  const long long lost = (long long)baseline - (long long)freeBytes();
-  const char *sanitized = getenv("TEMPI_UNDER_SANITIZER");
-  if (sanitized && *sanitized == '1') {
-    if (rank == 0) printf("GPU free memory not compared: running under compute-sanitizer\n");
-  } else {
-    CHECK(lost <= (long long)kLeakSlack, "GPU free memory %lld bytes lower than after the warm-up", lost);
-    if (rank == 0) printf("GPU free memory after the warm-up minus at the end: %lld bytes (limit %zu)\n", lost, kLeakSlack);
-  }
+  expectNothingLeft(comm, baseline, kLeakSlack, "after the warm-up");
   if (rank == 0) CHECK(handlerCalls == 2, "the error handler ran %d times, expected 2", handlerCalls);
   MPI_Barrier(MPI_COMM_WORLD);
 
