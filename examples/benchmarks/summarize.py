@@ -153,13 +153,16 @@ def latency(raw, out):
 
 
 def method_picks(text):
-    """{size bucket k: {method: wires}} from libtempi's rank-0 "methods chosen" log line
-    (MethodStats.h: "2^k name=n ..., ..."; bucket k holds packed sizes in [2^k, 2^(k+1)))."""
-    m = re.search(r"^tempi\[0\] info: methods chosen, by packed bytes: (.*)$", text, re.M)
+    """{(contiguous, size bucket k): {method: wires}} from libtempi's rank-0 "methods chosen" log
+    lines (MethodStats.h: "2^k name=n ..., ..."; bucket k holds packed sizes in [2^k, 2^(k+1));
+    contiguous data has a line of its own since the model prices it apart)."""
     picks = {}
-    for entry in (m.group(1).split(", ") if m else []):
-        head, *counts = entry.split()
-        picks[int(head[2:])] = {name: int(n) for name, n in (c.split("=") for c in counts)}
+    for contiguous, head in ((False, "methods chosen, by packed bytes"),
+                             (True, "methods chosen for contiguous data, by bytes")):
+        m = re.search(r"^tempi\[0\] info: " + head + r": (.*)$", text, re.M)
+        for entry in (m.group(1).split(", ") if m else []):
+            bucket, *counts = entry.split()
+            picks[(contiguous, int(bucket[2:]))] = {name: int(n) for name, n in (c.split("=") for c in counts)}
     return picks
 
 
@@ -217,7 +220,10 @@ def pingpong(raw, out):
             if k[1] == "strided" and all(b and b != "0" and k[2] >= 2 * int(b) for b in blocks):
                 differing.setdefault(k[0], []).append(reg)
         # the method auto picked for this size, when one method served its whole size bucket
-        chosen = picks.get(k[0], {}).get(max(k[2], 1).bit_length() - 1, {})
+        # (a strided row of one block is contiguous data to the runtime: the other line then)
+        bucket = max(k[2], 1).bit_length() - 1
+        mine = picks.get(k[0], {})
+        chosen = mine.get((k[1] == "contiguous", bucket)) or mine.get((k[1] != "contiguous", bucket), {})
         pick = next(iter(chosen)) if len(chosen) == 1 else None
         preg = t[pick] / min(forced) - 1 if pick and t.get(pick) and forced else None
         if preg is not None:

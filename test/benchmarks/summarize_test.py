@@ -104,6 +104,23 @@ class PingpongSummary(unittest.TestCase):
         self.assertEqual(big[7:], ["-", "-"])             # two methods served that size: no pick
         self.assertRegex(text, r"by the picked method \(1 rows\): mean 7\.3%, max 7\.3%")
 
+    def test_contiguous_and_packed_data_have_picks_of_their_own(self):
+        # One size, two choices: the model sent the 4 MiB contiguous buffer staged and the 4 MiB
+        # strided one one-shot (two log lines, MethodStats.h).
+        chosen = ("tempi[0] info: methods chosen, by packed bytes: 2^22 oneshot=206\n"
+                  "tempi[0] info: methods chosen for contiguous data, by bytes: 2^22 staged=206\n")
+        files = {}
+        for r in (1, 2, 3):
+            files[f"pingpong-device-auto-r{r}-mpich.txt"] = (
+                chosen + line("contiguous", 1 << 22, 500) + line("strided", 1 << 22, 700))
+            files[f"pingpong-device-staged-r{r}-mpich.txt"] = (
+                line("contiguous", 1 << 22, 480) + line("strided", 1 << 22, 690))
+            files[f"pingpong-device-oneshot-r{r}-mpich.txt"] = (
+                line("contiguous", 1 << 22, 510) + line("strided", 1 << 22, 600))
+        text = self.summarize(files)
+        self.assertEqual(self.row(text, "mpich", "contiguous", 1 << 22)[7:], ["staged", "0.0%"])
+        self.assertEqual(self.row(text, "mpich", "strided", 1 << 22)[7:], ["oneshot", "0.0%"])
+
     def test_issue3_ratios(self):
         files = {
             "pingpong-device-perblock-mpich+2gpu.txt":

@@ -80,9 +80,10 @@ void onFinalize() {
               c.syncMicros / 1e3, (unsigned long long)c.copies, (unsigned long long)c.copyCalls,
               (unsigned long long)c.tableUploads, (unsigned long long)c.tableShifts,
               (unsigned long long)c.graphLaunches);
-    const std::string methods = methodstats::summary();
-    if (!methods.empty())
-      TEMPI_LOG(Info, "methods chosen, by packed bytes: %s", methods.c_str());
+    const std::string packed = methodstats::summary(false), contiguous = methodstats::summary(true);
+    if (!packed.empty()) TEMPI_LOG(Info, "methods chosen, by packed bytes: %s", packed.c_str());
+    if (!contiguous.empty())
+      TEMPI_LOG(Info, "methods chosen for contiguous data, by bytes: %s", contiguous.c_str());
     methodstats::reset();
     if (settings().timeKernels) {
       const device::KernelTimes k = device::kernelTimes();

@@ -174,7 +174,7 @@ tempi_result setUp(void *buf, MPI_Count count, MPI_Datatype type, const tempi_st
     w.staging.bytes = ipc::kNoticeBytes;
     w.staging.host = malloc(ipc::kNoticeBytes);
     if (!w.staging.host) return TEMPI_ERR_NO_MEMORY;
-    methodstats::note(w.method, w.packedBytes);
+    methodstats::note(w.method, w.packedBytes, w.plan->contiguous);
     w.ptr = w.staging.host;
     w.count = MPI_Count(ipc::kNoticeBytes);
     w.type = MPI_BYTE;
@@ -190,7 +190,7 @@ tempi_result setUp(void *buf, MPI_Count count, MPI_Datatype type, const tempi_st
     w.method = Method::Staged;
   else
     TEMPI_TRY(allocStaging(w.staging, size_t(w.packedBytes), w.method));
-  methodstats::note(w.method, w.packedBytes);
+  methodstats::note(w.method, w.packedBytes, w.plan->contiguous);
   TEMPI_LOG(Debug, "%s wire: %lld packed bytes, %s, %s plan%s", dir == Direction::Send ? "send" : "recv",
             (long long)w.packedBytes, methodName(w.method),
             w.plan->kind == TypePlan::Kind::Strided ? "strided" : "block-list",
