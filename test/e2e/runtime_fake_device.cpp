@@ -325,6 +325,7 @@ void *ipcOpen(const unsigned char handle[kIpcHandleBytes]) {
   return p;
 }
 int currentDevice() { return 0; }
+int deviceCount() { return 1; }
 // TEMPI_FAKE_MPS=1: the GPU is shared through MPS (ipc's automatic size threshold).
 bool sharedThroughMps(int) { return getenv("TEMPI_FAKE_MPS") != nullptr; }
 // TEMPI_FAKE_NO_PEER_ACCESS=1: GPUs that cannot map each other's memory (ipc must stay off).

@@ -138,6 +138,8 @@ void *ipcOpen(const unsigned char handle[kIpcHandleBytes]); ///< cached per hand
 void *ipcAllocSlab(size_t bytes);
 /// The calling thread's current CUDA device (IPC slabs are per device); 0 without a GPU.
 int currentDevice();
+/// The GPUs this process sees (CUDA_VISIBLE_DEVICES applied); 0 without a GPU.
+int deviceCount();
 /// Whether processes share `device` through MPS (one context for all: their kernels run side by
 /// side instead of in turns). Cached per device; false without a GPU.
 bool sharedThroughMps(int device);

@@ -83,6 +83,12 @@ int currentDevice() {
   return d;
 }
 
+int deviceCount() {
+  int n = 0;
+  if (!available() || !TEMPI_CUDA_LOG_ONLY(cudaGetDeviceCount(&n))) return 0;
+  return n;
+}
+
 bool sharedThroughMps(int device) {
   // 0: not asked yet, 1: no, 2: yes (devices past the table are asked every time)
   static std::array<std::atomic<int>, 64> known{};

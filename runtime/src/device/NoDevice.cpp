@@ -57,6 +57,7 @@ tempi_result ipcGetHandle(const void *, unsigned char[kIpcHandleBytes], int64_t 
 void *ipcOpen(const unsigned char[kIpcHandleBytes]) { return nullptr; }
 void *ipcAllocSlab(size_t) { return nullptr; }
 int currentDevice() { return 0; }
+int deviceCount() { return 0; }
 bool sharedThroughMps(int) { return false; }
 bool ipcPeersAccessible() { return false; }
 void ipcCloseAll() {}

@@ -6,9 +6,22 @@
 
 namespace tempi {
 
-double estimateUs(Method m, Direction d, int64_t bytes, const ModelParams &p, bool mpiCudaAware) {
+double estimateUs(Method m, Direction d, int64_t bytes, const ModelParams &p, bool mpiCudaAware,
+                  MessageTraits t) {
   const double b = double(bytes) / 1e3; // bytes / (GB/s) in us = bytes / (1e3 * GB/s)
   const double copyGbps = d == Direction::Send ? p.d2hGbps : p.h2dGbps;
+  if (t.contiguous) { // one copy, no kernel: to pinned host memory (staged, one-shot) or device
+    switch (m) {
+    case Method::Staged:
+    case Method::OneShot: return p.copyUs + b / copyGbps;
+    case Method::Device:
+      if (mpiCudaAware) return p.copyUs + b / p.packGbps;
+      break;
+    case Method::Auto:
+    case Method::Ipc: break;
+    }
+    return std::numeric_limits<double>::infinity();
+  }
   switch (m) {
   case Method::Staged: return p.launchUs + b / p.packGbps + p.copyUs + b / copyGbps;
   case Method::OneShot: return p.launchUs + b / p.oneshotGbps;
@@ -22,17 +35,18 @@ double estimateUs(Method m, Direction d, int64_t bytes, const ModelParams &p, bo
 }
 
 Method chooseMethod(Direction d, int64_t bytes, const ModelParams &p, bool mpiCudaAware,
-                    Method forced) {
+                    Method forced, MessageTraits t) {
   if (forced == Method::Staged || forced == Method::OneShot) return forced;
   if (forced == Method::Device && mpiCudaAware) return forced;
   Method best = Method::Staged;
-  double bestUs = estimateUs(Method::Staged, d, bytes, p, mpiCudaAware);
-  const double oneshotUs = estimateUs(Method::OneShot, d, bytes, p, mpiCudaAware);
-  if (oneshotUs * (1 + kOneShotMargin) < bestUs) {
+  double bestUs = estimateUs(Method::Staged, d, bytes, p, mpiCudaAware, t);
+  const double oneshotUs = estimateUs(Method::OneShot, d, bytes, p, mpiCudaAware, t);
+  const double margin = t.gpuTimeSliced ? kOneShotMarginTimeSliced : kOneShotMargin;
+  if (oneshotUs * (1 + margin) < bestUs) {
     best = Method::OneShot;
     bestUs = oneshotUs;
   }
-  const double deviceUs = estimateUs(Method::Device, d, bytes, p, mpiCudaAware);
+  const double deviceUs = estimateUs(Method::Device, d, bytes, p, mpiCudaAware, t);
   if (deviceUs < bestUs) best = Method::Device;
   return best;
 }

@@ -6,7 +6,10 @@
 ///   staged:  launch + bytes/pack + copy + bytes/d2h      (pack into device staging, copy out)
 ///   oneshot: launch + bytes/oneshot                       (kernel writes mapped pinned memory)
 ///   device:  launch + bytes/pack                          (only with a CUDA-aware MPI)
-/// and picks the cheapest, except that one-shot must be estimated kOneShotMargin faster than staged.
+/// and picks the cheapest, except that one-shot must be estimated kOneShotMargin faster than staged
+/// (kOneShotMarginTimeSliced on a GPU time-sliced with other processes). Contiguous data needs no
+/// kernel: every method is then one copy (staged and one-shot the same copy to pinned memory),
+/// and staged is chosen.
 /// A forced method (TEMPI_METHOD) wins when it is usable: `device` without
 /// a CUDA-aware MPI and `ipc` (not implemented) are refused and the model chooses instead.
 #pragma once
@@ -28,12 +31,27 @@ enum class Direction { Send, Recv };
 /// MPS or one GPU each the two were within 3%. docs/runtime.md, "Transfer methods".
 constexpr double kOneShotMargin = 0.10;
 
+/// The margin on a GPU time-sliced with other processes (GpuSharing.h). Measured in nine runs of
+/// sessions 2-13 (H100 and H200, two ranks time-slicing one GPU, 1 MiB of 8-byte blocks): staged
+/// faster than one-shot in every one, by 6-15%, where the estimates put one-shot 18% ahead; at
+/// 4 MiB by 8-19%. With one GPU per rank or under MPS one-shot was ahead at 1 MiB in 5 of 6 runs
+/// (by 6-13%), so the 10% margin stays there. With 0.30 one-shot still serves time-sliced
+/// messages up to about 512 KiB, where the estimates differ by 35% or more.
+constexpr double kOneShotMarginTimeSliced = 0.30;
+
+/// What the model knows of one message besides its size and direction.
+struct MessageTraits {
+  bool contiguous = false;    ///< one dense run: no pack kernel, one copy (TypePlan::contiguous)
+  bool gpuTimeSliced = false; ///< the GPU runs other processes in turns (GpuSharing.h)
+};
+
 /// Estimated microseconds for `bytes` packed bytes by `m` (infinity for a method that cannot
 /// serve: device without CUDA-aware MPI, ipc).
-double estimateUs(Method m, Direction d, int64_t bytes, const ModelParams &p, bool mpiCudaAware);
+double estimateUs(Method m, Direction d, int64_t bytes, const ModelParams &p, bool mpiCudaAware,
+                  MessageTraits t = {});
 
 /// The method for one message: never Auto, never Ipc, Device only when mpiCudaAware.
 Method chooseMethod(Direction d, int64_t bytes, const ModelParams &p, bool mpiCudaAware,
-                    Method forced);
+                    Method forced, MessageTraits t = {});
 
 } // namespace tempi

@@ -5,6 +5,7 @@
 
 #include "Batch.h"
 #include "BurstArena.h"
+#include "GpuSharing.h"
 #include "Ipc.h"
 #include "MethodStats.h"
 #include "Model.h"
@@ -181,7 +182,7 @@ tempi_result setUp(void *buf, MPI_Count count, MPI_Datatype type, const tempi_st
     return TEMPI_SUCCESS;
   }
   w.method = chooseMethod(dir, w.packedBytes, runtime::params(), runtime::mpiCudaAware(),
-                          settings().method);
+                          settings().method, {w.plan->contiguous, sharing::gpuTimeSliced()});
   // In a burst the staged method's copies merge into one per direction (BurstArena.h), which
   // beats the one-shot method's zero-copy kernels; a forced one-shot and the device method stay.
   const bool burstStaged = inBurst() && w.method != Method::Device &&

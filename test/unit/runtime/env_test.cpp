@@ -101,6 +101,18 @@ TEST(Env, PackGraphs) {
   EXPECT_NE(w[0].find("TEMPI_PACK_GRAPHS=sometimes"), std::string::npos) << w[0];
 }
 
+TEST(Env, GpuTimeSlicedIsAutoZeroOrOne) {
+  EXPECT_EQ(parse({}).gpuTimeSliced, -1);
+  EXPECT_EQ(parse({{"TEMPI_GPU_TIME_SLICED", "auto"}}).gpuTimeSliced, -1);
+  EXPECT_EQ(parse({{"TEMPI_GPU_TIME_SLICED", ""}}).gpuTimeSliced, -1);
+  EXPECT_EQ(parse({{"TEMPI_GPU_TIME_SLICED", "1"}}).gpuTimeSliced, 1);
+  EXPECT_EQ(parse({{"TEMPI_GPU_TIME_SLICED", "off"}}).gpuTimeSliced, 0);
+  std::vector<std::string> w;
+  EXPECT_EQ(parse({{"TEMPI_GPU_TIME_SLICED", "2"}}, &w).gpuTimeSliced, -1);
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_NE(w[0].find("TEMPI_GPU_TIME_SLICED=2: expected auto, 0 or 1"), std::string::npos) << w[0];
+}
+
 TEST(Env, TableIsWellFormed) {
   std::set<std::string> names;
   for (const EnvVar &v : allEnvVars()) {

@@ -1,6 +1,7 @@
 /// \file
-/// The method choice (Model.h): forced methods, refusals, and the choice being the cheapest
-/// estimate over a range of sizes (one-shot by its margin).
+/// The method choice (Model.h): forced methods, refusals, the choice being the cheapest
+/// estimate over a range of sizes (one-shot by its margin, a wider one on a time-sliced GPU), and
+/// contiguous data (one copy whatever the method) going staged.
 #include "Model.h"
 
 #include <gtest/gtest.h>
@@ -91,4 +92,49 @@ TEST(Model, EstimatesGrowWithSize) {
     for (int64_t b = 1; b < (int64_t(1) << 30); b *= 2)
       EXPECT_LT(estimateUs(m, Direction::Recv, b, p, false),
                 estimateUs(m, Direction::Recv, 2 * b, p, false));
+}
+
+namespace {
+// session 13's measured H100 parameters (nvidia-h100-x2, tempi-measure)
+ModelParams h100() {
+  ModelParams p;
+  p.d2hGbps = 55.0;
+  p.h2dGbps = 54.9;
+  p.packGbps = 1264;
+  p.oneshotGbps = 51.1;
+  p.launchUs = 8.6;
+  p.copyUs = 7.1;
+  return p;
+}
+} // namespace
+
+TEST(Model, TimeSlicedGpuKeepsOneShotForSmallMessagesOnly) {
+  const ModelParams p = h100();
+  const MessageTraits alone{false, false}, sliced{false, true};
+  for (Direction d : {Direction::Send, Direction::Recv}) {
+    // 1 MiB: one-shot estimated 18% ahead: chosen alone, not time-sliced (staged measured ahead)
+    EXPECT_EQ(chooseMethod(d, 1 << 20, p, false, Method::Auto, alone), Method::OneShot);
+    EXPECT_EQ(chooseMethod(d, 1 << 20, p, false, Method::Auto, sliced), Method::Staged);
+    for (int64_t b : {int64_t(1) << 10, int64_t(64) << 10, int64_t(256) << 10})
+      EXPECT_EQ(chooseMethod(d, b, p, false, Method::Auto, sliced), Method::OneShot) << b;
+    EXPECT_EQ(chooseMethod(d, 4 << 20, p, false, Method::Auto, sliced), Method::Staged);
+    // a forced method stays forced
+    EXPECT_EQ(chooseMethod(d, 1 << 20, p, false, Method::OneShot, sliced), Method::OneShot);
+  }
+}
+
+TEST(Model, ContiguousDataIsOneCopyWhateverTheMethod) {
+  const ModelParams p = h100();
+  for (bool sliced : {false, true})
+    for (int64_t b = 1; b < (int64_t(1) << 31); b *= 4) {
+      const MessageTraits t{true, sliced};
+      EXPECT_EQ(estimateUs(Method::Staged, Direction::Send, b, p, false, t),
+                estimateUs(Method::OneShot, Direction::Send, b, p, false, t)) << b;
+      EXPECT_EQ(chooseMethod(Direction::Send, b, p, false, Method::Auto, t), Method::Staged) << b;
+      EXPECT_EQ(chooseMethod(Direction::Recv, b, p, false, Method::Auto, t), Method::Staged) << b;
+      EXPECT_EQ(chooseMethod(Direction::Send, b, p, true, Method::Auto, t), Method::Device) << b;
+      // no kernel: cheaper than the same bytes packed
+      EXPECT_LT(estimateUs(Method::Staged, Direction::Send, b, p, false, t),
+                estimateUs(Method::Staged, Direction::Send, b, p, false)) << b;
+    }
 }
