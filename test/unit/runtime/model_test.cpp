@@ -10,6 +10,20 @@
 
 using namespace tempi;
 
+namespace {
+/// Parameters as tempi-measure writes them.
+ModelParams measured(double d2h, double h2d, double pack, double oneshot, double launch, double copy) {
+  ModelParams p;
+  p.d2hGbps = d2h;
+  p.h2dGbps = h2d;
+  p.packGbps = pack;
+  p.oneshotGbps = oneshot;
+  p.launchUs = launch;
+  p.copyUs = copy;
+  return p;
+}
+} // namespace
+
 TEST(Model, ForcedStagedAndOneShotAreHonoured) {
   ModelParams p;
   for (int64_t b : {int64_t(8), int64_t(1) << 20, int64_t(1) << 30}) {
@@ -60,13 +74,7 @@ TEST(Model, ChoiceIsTheCheapestEstimateWithOneShotMargin) {
 
 TEST(Model, OneShotNeedsTheMarginWhereTheEstimatesAreClose) {
   // session 6's measured H200 parameters: the estimates at 4 MiB differ by 4%, at 64 KiB by 43%
-  ModelParams p;
-  p.d2hGbps = 55.3;
-  p.h2dGbps = 55.5;
-  p.packGbps = 1710;
-  p.oneshotGbps = 51.5;
-  p.launchUs = 8.1;
-  p.copyUs = 7.0;
+  const ModelParams p = measured(55.3, 55.5, 1710, 51.5, 8.1, 7.0);
   for (Direction d : {Direction::Send, Direction::Recv}) {
     EXPECT_EQ(chooseMethod(d, 64 << 10, p, false, Method::Auto), Method::OneShot);
     const int64_t big = 4 << 20;
@@ -94,19 +102,8 @@ TEST(Model, EstimatesGrowWithSize) {
                 estimateUs(m, Direction::Recv, 2 * b, p, false));
 }
 
-namespace {
 // session 13's measured H100 parameters (nvidia-h100-x2, tempi-measure)
-ModelParams h100() {
-  ModelParams p;
-  p.d2hGbps = 55.0;
-  p.h2dGbps = 54.9;
-  p.packGbps = 1264;
-  p.oneshotGbps = 51.1;
-  p.launchUs = 8.6;
-  p.copyUs = 7.1;
-  return p;
-}
-} // namespace
+static ModelParams h100() { return measured(55.0, 54.9, 1264, 51.1, 8.6, 7.1); }
 
 TEST(Model, TimeSlicedGpuKeepsOneShotForSmallMessagesOnly) {
   const ModelParams p = h100();
