@@ -111,6 +111,7 @@ private:
                                                 std::vector<std::string> userArgs,
                                                 std::string &stdinPath) const;
   std::vector<std::string> mpiFrontEndFlags();
+  std::vector<std::string> compilerHeaderFlags();
   std::vector<std::string> tempiLinkFlags(bool withCuda) const;
   bool inputsUseTempi(bool &withCuda) const;
   void fixDependencies(const SourceState &s) const;
@@ -124,6 +125,7 @@ private:
   std::vector<SourceState> sources_;
   std::string temp_;
   std::optional<std::vector<std::string>> mpiFlags_;
+  std::optional<std::vector<std::string>> compilerHeaderFlags_;
   std::string wrappedCompiler_; ///< the first word of the wrapper's -show (gcc, ...)
   bool fatal_ = false;
   bool lintWarned_ = false;
@@ -449,6 +451,33 @@ std::vector<std::string> Pipeline::mpiFrontEndFlags() {
   return *mpiFlags_;
 }
 
+/// With OpenMP on, a source may include <omp.h>, which the wrapped compiler (gcc) keeps in its
+/// private include folder and Clang's resource folder lacks unless libomp-dev is installed: the
+/// tool would fail to parse a file that compiles. That folder is added last (-idirafter), so it
+/// only serves headers no other folder has; Clang's own builtin headers still come first.
+std::vector<std::string> Pipeline::compilerHeaderFlags() {
+  if (compilerHeaderFlags_)
+    return *compilerHeaderFlags_;
+  compilerHeaderFlags_.emplace();
+  const bool openmp = std::any_of(cl_.frontEndFlags.begin(), cl_.frontEndFlags.end(),
+                                  [](const std::string &f) { return f.rfind("-fopenmp", 0) == 0; });
+  mpiFrontEndFlags(); // sets wrappedCompiler_
+  if (!openmp || wrappedCompiler_.empty())
+    return *compilerHeaderFlags_;
+  const std::string compiler = findProgram(wrappedCompiler_);
+  if (compiler.empty())
+    return *compilerHeaderFlags_;
+  RunResult r = runProgram({compiler, "-print-file-name=include"}, true,
+                           temp_.empty() ? cfg_.tempRoot : temp_);
+  std::string dir = r.output;
+  while (!dir.empty() && (dir.back() == '\n' || dir.back() == '\r' || dir.back() == ' '))
+    dir.pop_back();
+  struct stat st {};
+  if (r.exitCode == 0 && !dir.empty() && dir[0] == '/' && stat((dir + "/omp.h").c_str(), &st) == 0)
+    *compilerHeaderFlags_ = {"-idirafter", dir};
+  return *compilerHeaderFlags_;
+}
+
 void Pipeline::runLintOn(const SourceState &s) {
   if (cfg_.lint.empty()) {
     if (!lintWarned_)
@@ -461,6 +490,8 @@ void Pipeline::runLintOn(const SourceState &s) {
   for (const auto &f : cl_.frontEndFlags)
     argv.push_back(f);
   for (const auto &f : mpiFrontEndFlags())
+    argv.push_back(f);
+  for (const auto &f : compilerHeaderFlags())
     argv.push_back(f);
   // The lint only reports; its findings never stop the build.
   runStep(argv, false, nullptr);
@@ -488,6 +519,8 @@ std::vector<std::string> Pipeline::rewriteArgv(const SourceState &s, bool withOu
   for (const auto &f : languageFlags(s))
     argv.push_back(f);
   for (const auto &f : mpiFrontEndFlags())
+    argv.push_back(f);
+  for (const auto &f : compilerHeaderFlags())
     argv.push_back(f);
   return argv;
 }
