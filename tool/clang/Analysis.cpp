@@ -21,8 +21,10 @@
 #include "clang/Tooling/Transformer/SourceCode.h"
 
 #include <algorithm>
+#include <functional>
 #include <iterator>
 #include <memory>
+#include <set>
 
 using namespace clang;
 
@@ -124,6 +126,52 @@ std::vector<DatatypeArg> elementArgs(const DatatypeArg &of, const std::string &a
   return elements;
 }
 
+/// A call that reads a standard container and changes nothing a program variable holds:
+/// `v.data()`, `v.size()`, `a[i]` on a std::vector or std::array, ... (C++ sources pass buffers
+/// and requests that way).
+bool isStdAccessor(const CallExpr *c) {
+  const auto *m = dyn_cast_or_null<CXXMethodDecl>(c->getCalleeDecl());
+  if (!m || !m->getParent() || !m->getParent()->isInStdNamespace())
+    return false;
+  // containers whose accessors never insert (std::map's operator[] does)
+  static const std::set<std::string> kContainers = {"vector", "array", "span", "basic_string",
+                                                    "deque", "valarray", "unique_ptr", "shared_ptr"};
+  const IdentifierInfo *record = m->getParent()->getIdentifier();
+  if (!record || !kContainers.count(record->getName().str()))
+    return false;
+  static const std::set<std::string> kAccessors = {
+      "data", "size", "empty", "front", "back", "begin", "end", "cbegin", "cend", "get"};
+  if (m->getOverloadedOperator() == OO_Subscript)
+    return true;
+  const IdentifierInfo *id = m->getIdentifier();
+  return id && kAccessors.count(id->getName().str());
+}
+
+/// No side effect anywhere in `e`: nothing Clang knows to write (assignments, increments, ...)
+/// and no call but to std accessors (isStdAccessor). Clang's own HasSideEffects counts every
+/// call to a function not marked pure.
+bool sideEffectFree(const Expr *e, ASTContext &ctx) {
+  if (e->HasSideEffects(ctx, /*IncludePossibleEffects=*/false))
+    return false;
+  std::function<bool(const Stmt *)> walk = [&](const Stmt *st) {
+    if (!st)
+      return true;
+    if (isa<LambdaExpr>(st) || isa<BlockExpr>(st))
+      return false;
+    if (const auto *c = dyn_cast<CallExpr>(st)) {
+      const Decl *callee = c->getCalleeDecl();
+      const bool pure = callee && (callee->hasAttr<ConstAttr>() || callee->hasAttr<PureAttr>());
+      if (!pure && !isStdAccessor(c))
+        return false;
+    }
+    for (const Stmt *child : st->children())
+      if (!walk(child))
+        return false;
+    return true;
+  };
+  return walk(e);
+}
+
 /// A scalar `a[i]` that resolve() refused only because it cannot evaluate `i` (a loop
 /// variable): when every element of the local array `a` is proven at the call, the call can
 /// pass the plan chosen by the same index (DatatypeArg::indexText). Otherwise `da` keeps its
@@ -142,7 +190,7 @@ void indexedArg(DatatypeArg &da, const Expr *arg, const CallExpr *call, Point at
   // The index is spelled twice (in the datatype and in the plan argument), so both must read the
   // same value: nothing in the call may have a side effect.
   for (const Expr *a : call->arguments())
-    if (a->HasSideEffects(ctx)) {
+    if (!sideEffectFree(a, ctx)) {
       refuse("an argument of the call has side effects");
       return;
     }
