@@ -131,7 +131,7 @@ TypeExprPtr DatatypeResolver::resolve(const Expr *e, Point at, Unresolved &why, 
              loc};
       return nullptr;
     }
-    if (d->refersToEnclosingVariableOrCapture()) {
+    if (capturedByLambdaOrBlock(d, ev_.context())) {
       why = {"'" + name + "' is captured from an enclosing function", loc};
       return nullptr;
     }
@@ -380,7 +380,7 @@ std::vector<TypeExprPtr> DatatypeResolver::resolveArray(const Expr *e, Point at,
            loc};
     return {};
   }
-  if (d->refersToEnclosingVariableOrCapture()) {
+  if (capturedByLambdaOrBlock(d, ev_.context())) {
     why = {"'" + name + "' is captured from an enclosing function", loc};
     return {};
   }

@@ -7,7 +7,11 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMap.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/OpenMPClause.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtOpenMP.h"
+#include "clang/Basic/OpenMPKinds.h"
 #include "clang/Basic/SourceManager.h"
 
 #include <algorithm>
@@ -111,6 +115,35 @@ std::optional<int64_t> constantIndex(const Expr *e, ASTContext &ctx,
   return std::nullopt;
 }
 
+} // namespace
+
+bool capturedByLambdaOrBlock(const DeclRefExpr *d, ASTContext &ctx) {
+  if (!d->refersToEnclosingVariableOrCapture())
+    return false;
+  const auto *vd = dyn_cast<VarDecl>(d->getDecl());
+  if (!vd)
+    return true;
+  const Decl *home = Decl::castFromDeclContext(vd->getDeclContext());
+  DynTypedNode node = DynTypedNode::create(*d);
+  for (int steps = 0; steps < 100000; ++steps) {
+    const auto parents = ctx.getParents(node);
+    if (parents.empty())
+      return true;
+    node = parents[0];
+    if (node.get<LambdaExpr>() || node.get<BlockExpr>() || node.get<BlockDecl>())
+      return true;
+    if (const Decl *decl = node.get<Decl>()) {
+      if (decl == home)
+        return false; // only OpenMP regions (CapturedDecl) in between
+      if (isa<FunctionDecl>(decl) || isa<ObjCMethodDecl>(decl))
+        return true;  // a lambda's operator(), or another function
+    }
+  }
+  return true;
+}
+
+namespace {
+
 class Classifier : public RecursiveASTVisitor<Classifier> {
 public:
   Classifier(ASTContext &ctx, const ParentMap &pm,
@@ -137,13 +170,45 @@ public:
     return true;
   }
 
+  // OpenMP: a region's body reads and writes the function's variables in place (shared, the
+  // default for a parallel or worksharing region), and the CFG holds the body where the region
+  // stands. Not so where a clause gives the region a copy of its own (private, firstprivate,
+  // lastprivate, linear, reduction, copyin, copyprivate, ...), where a default clause makes every
+  // variable private, or where the body may run later or on another device (task, taskloop,
+  // target): a write inside is then not the variable's, nor is the value inside the one outside.
+  bool VisitOMPExecutableDirective(OMPExecutableDirective *dir) {
+    const OpenMPDirectiveKind kind = dir->getDirectiveKind();
+    bool everyCapture = isOpenMPTaskingDirective(kind) || isOpenMPTargetExecutionDirective(kind) ||
+                        isOpenMPTargetDataManagementDirective(kind);
+    for (OMPClause *c : dir->clauses()) {
+      if (!c)
+        continue;
+      if (const auto *def = dyn_cast<OMPDefaultClause>(c))
+        everyCapture |= def->getDefaultKind() == llvm::omp::OMP_DEFAULT_private ||
+                        def->getDefaultKind() == llvm::omp::OMP_DEFAULT_firstprivate;
+      if (!isOpenMPPrivate(c->getClauseKind()) && !isOpenMPThreadPrivate(c->getClauseKind()))
+        continue;
+      for (Stmt *child : c->children()) {
+        const auto *var = dyn_cast_or_null<Expr>(child);
+        if (const auto *ref = var ? dyn_cast<DeclRefExpr>(var->IgnoreParenImpCasts()) : nullptr)
+          escapeRef(ref, "has a copy of its own in an OpenMP region (a private, firstprivate, "
+                         "reduction, ... clause)");
+      }
+    }
+    if (everyCapture && dir->hasAssociatedStmt())
+      escapeCaptures(dir->getAssociatedStmt(),
+                     "is used in an OpenMP task or target region (it may run apart from the code "
+                     "around it) or one whose default clause makes it private");
+    return true;
+  }
+
   bool VisitDeclRefExpr(DeclRefExpr *d) {
     auto *vd = dyn_cast<VarDecl>(d->getDecl());
     if (!vd || !vd->hasLocalStorage())
       return true;
     VarEvent e;
     e.loc = d->getLocation();
-    if (d->refersToEnclosingVariableOrCapture()) {
+    if (capturedByLambdaOrBlock(d, ctx_)) {
       e.kind = VarEvent::Escape;
       e.what = "is captured by a lambda or block";
       events_[vd].push_back(e);
@@ -154,6 +219,25 @@ public:
   }
 
 private:
+  void escapeRef(const DeclRefExpr *ref, const std::string &what) {
+    const auto *vd = dyn_cast<VarDecl>(ref->getDecl());
+    if (!vd || !vd->hasLocalStorage())
+      return;
+    VarEvent e;
+    e.loc = ref->getLocation();
+    escape(vd, e, what);
+  }
+
+  /// Every local variable of the function that `body` reads through a capture.
+  void escapeCaptures(const Stmt *body, const std::string &what) {
+    if (!body)
+      return;
+    if (const auto *ref = dyn_cast<DeclRefExpr>(body); ref && ref->refersToEnclosingVariableOrCapture())
+      escapeRef(ref, what);
+    for (const Stmt *child : body->children())
+      escapeCaptures(child, what);
+  }
+
   void escape(const VarDecl *vd, VarEvent e, std::string what) {
     e.kind = VarEvent::Escape;
     e.what = std::move(what);
@@ -164,6 +248,10 @@ private:
     const Stmt *node = nullptr;
     const Stmt *p = skipUp(pm_, d, node);
     if (!p)
+      return;
+    // An OpenMP region's capture of the variable (by reference): not a use; the region's body
+    // reads and writes the variable itself, and those references are classified one by one.
+    if (isa<CapturedStmt>(p))
       return;
     // Arrays: a[k] names element k; a bare decayed array is a pointer to every element.
     if (auto *ice = dyn_cast<ImplicitCastExpr>(p); ice && ice->getCastKind() == CK_ArrayToPointerDecay) {

@@ -103,6 +103,12 @@ private:
   std::map<const clang::VarDecl *, std::vector<VarEvent>> events_;
 };
 
+/// Whether `d` reads a variable of an enclosing function through the capture of a lambda or a
+/// block. An OpenMP region captures too (a CapturedStmt) but its body is part of the function's
+/// CFG and reads the variable itself (shared, the default), so a reference from one is an
+/// ordinary reference. Where the walk up cannot tell, true (the refusal stays).
+bool capturedByLambdaOrBlock(const clang::DeclRefExpr *d, clang::ASTContext &ctx);
+
 /// "line 40" for a location (the expansion line in the main file).
 std::string lineOf(clang::SourceLocation loc, const clang::SourceManager &sm);
 
