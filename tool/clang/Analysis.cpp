@@ -19,6 +19,7 @@
 #include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/Transformer/SourceCode.h"
+#include "llvm/Support/Path.h"
 
 #include <algorithm>
 #include <functional>
@@ -428,16 +429,34 @@ Analysis analyze(ASTContext &ctx, const Preprocessor *pp, const UnexpandedMacroA
   std::map<const Decl *, std::unique_ptr<FunctionFlow>> flows;
   SendDeferral deferral(ctx);
   std::map<SourceLocation, size_t> siteAt;
+  std::set<SourceLocation> headerCalls; // remarked once, however many instantiations
   for (auto [call, fn] : col.calls) {
     std::string name = calleeName(call);
     if (name.rfind("MPI_", 0) != 0)
       continue;
     SourceLocation calleeLoc = sm.getFileLoc(call->getCallee()->getExprLoc());
-    if (!sm.isInMainFile(calleeLoc))
-      continue;
     const CommCallSpec *spec = findCommCall(name);
     if (!spec)
       continue;
+    if (!sm.isInMainFile(calleeLoc)) {
+      // A user's header (an inline helper, a template): the tool edits only the file it
+      // compiles, so the runtime serves the call; said, since nothing else shows it.
+      // (Not the MPI's own headers, e.g. MPICH's C++ bindings in mpicxx.h: those lie in the
+      // folder of the header that declares the MPI function.)
+      const FunctionDecl *decl = call->getDirectCallee();
+      const StringRef declDir =
+          decl ? llvm::sys::path::parent_path(sm.getFilename(sm.getFileLoc(decl->getLocation())))
+               : StringRef();
+      const StringRef callDir = llvm::sys::path::parent_path(sm.getFilename(calleeLoc));
+      if (!sm.isInSystemHeader(calleeLoc) && callDir != declDir &&
+          headerCalls.insert(calleeLoc).second)
+        out.remarks.push_back(
+            {calleeLoc, name + " is left unchanged: it is in the header '" +
+                            std::string(llvm::sys::path::filename(sm.getFilename(calleeLoc))) +
+                            "', and tempi-rewrite edits only the file it compiles (the runtime "
+                            "serves the call)"});
+      continue;
+    }
     if (spec->largeCount && mpiVersion != kMpiVersionUnknown && mpiVersion < 4) {
       out.remarks.push_back(
           {call->getBeginLoc(),
