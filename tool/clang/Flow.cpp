@@ -6,9 +6,9 @@
 #include "tool/clang/MpiNames.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/OpenMPClause.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/ParentMapContext.h"
-#include "clang/AST/OpenMPClause.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtOpenMP.h"
 #include "clang/Basic/OpenMPKinds.h"
@@ -232,7 +232,8 @@ private:
   void escapeCaptures(const Stmt *body, const std::string &what) {
     if (!body)
       return;
-    if (const auto *ref = dyn_cast<DeclRefExpr>(body); ref && ref->refersToEnclosingVariableOrCapture())
+    if (const auto *ref = dyn_cast<DeclRefExpr>(body);
+        ref && ref->refersToEnclosingVariableOrCapture())
       escapeRef(ref, what);
     for (const Stmt *child : body->children())
       escapeCaptures(child, what);

@@ -10,23 +10,15 @@ double estimateUs(Method m, Direction d, int64_t bytes, const ModelParams &p, bo
                   MessageTraits t) {
   const double b = double(bytes) / 1e3; // bytes / (GB/s) in us = bytes / (1e3 * GB/s)
   const double copyGbps = d == Direction::Send ? p.d2hGbps : p.h2dGbps;
-  if (t.contiguous) { // one copy, no kernel: to pinned host memory (staged, one-shot) or device
-    switch (m) {
-    case Method::Staged:
-    case Method::OneShot: return p.copyUs + b / copyGbps;
-    case Method::Device:
-      if (mpiCudaAware) return p.copyUs + b / p.packGbps;
-      break;
-    case Method::Auto:
-    case Method::Ipc: break;
-    }
-    return std::numeric_limits<double>::infinity();
-  }
+  // Contiguous data needs no kernel: every method is one copy, to pinned host memory for staged
+  // and one-shot alike, to device staging for device.
+  const double hostCopy = p.copyUs + b / copyGbps;
   switch (m) {
-  case Method::Staged: return p.launchUs + b / p.packGbps + p.copyUs + b / copyGbps;
-  case Method::OneShot: return p.launchUs + b / p.oneshotGbps;
+  case Method::Staged: return t.contiguous ? hostCopy : p.launchUs + b / p.packGbps + hostCopy;
+  case Method::OneShot: return t.contiguous ? hostCopy : p.launchUs + b / p.oneshotGbps;
   case Method::Device:
-    if (mpiCudaAware) return p.launchUs + b / p.packGbps;
+    if (mpiCudaAware)
+      return t.contiguous ? p.copyUs + b / p.packGbps : p.launchUs + b / p.packGbps;
     break;
   case Method::Auto:
   case Method::Ipc: break;
