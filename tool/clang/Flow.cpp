@@ -209,9 +209,7 @@ public:
     VarEvent e;
     e.loc = d->getLocation();
     if (capturedByLambdaOrBlock(d, ctx_)) {
-      e.kind = VarEvent::Escape;
-      e.what = "is captured by a lambda or block";
-      events_[vd].push_back(e);
+      escape(vd, e, "is captured by a lambda or block");
       return true;
     }
     classify(d, vd, e);

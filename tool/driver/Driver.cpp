@@ -469,9 +469,7 @@ std::vector<std::string> Pipeline::compilerHeaderFlags() {
     return *compilerHeaderFlags_;
   RunResult r = runProgram({compiler, "-print-file-name=include"}, true,
                            temp_.empty() ? cfg_.tempRoot : temp_);
-  std::string dir = r.output;
-  while (!dir.empty() && (dir.back() == '\n' || dir.back() == '\r' || dir.back() == ' '))
-    dir.pop_back();
+  const std::string dir = firstLine(r.output);
   struct stat st {};
   if (r.exitCode == 0 && !dir.empty() && dir[0] == '/' && stat((dir + "/omp.h").c_str(), &st) == 0)
     *compilerHeaderFlags_ = {"-idirafter", dir};
