@@ -43,11 +43,19 @@ bool failing(const char *what) {
   return f && !strcmp(f, what);
 }
 
+/// TEMPI_FAKE_UNPROTECTED=1 leaves "device" memory readable: no fault checks, but no mprotect
+/// calls either, so a profile of libtempi's host path over this layer is not the kernel's.
+bool unprotected() {
+  static const bool on = getenv("TEMPI_FAKE_UNPROTECTED") != nullptr;
+  return on;
+}
+
 /// Makes every device region accessible for the lifetime of the guard.
 struct Open {
   Open() { protect(PROT_READ | PROT_WRITE); }
   ~Open() { protect(PROT_NONE); }
   static void protect(int prot) {
+    if (unprotected()) return;
     for (auto &[p, r] : regions) mprotect(const_cast<char *>(p), r.mapped, prot);
   }
 };
@@ -56,7 +64,8 @@ void *allocRegion(size_t bytes, bool runtime) {
   size_t page = size_t(sysconf(_SC_PAGESIZE));
   size_t mapped = (bytes + page - 1) / page * page;
   if (mapped == 0) mapped = page;
-  void *p = mmap(nullptr, mapped, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  void *p = mmap(nullptr, mapped, unprotected() ? PROT_READ | PROT_WRITE : PROT_NONE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) return nullptr;
   regions[static_cast<const char *>(p)] = Region{bytes, mapped, runtime};
   return p;
@@ -200,9 +209,22 @@ tempi_result unpackBlocks(const BlockList &list, void *base, const void *packed,
   return TEMPI_SUCCESS;
 }
 
+// Unprotected (profiling) mode keeps freed runtime blocks for reuse, as the real layer's pools
+// do, so a profile does not show mmap/munmap that a GPU run never makes.
+std::multimap<size_t, void *> idleDevice, idlePinned;
+
+void *takeIdle(std::multimap<size_t, void *> &idle, size_t bytes) {
+  auto it = idle.find(bytes);
+  if (it == idle.end()) return nullptr;
+  void *p = it->second;
+  idle.erase(it);
+  return p;
+}
+
 void *allocDevice(size_t bytes) {
   if (failing("alloc")) return nullptr;
-  void *p = allocRegion(bytes, true);
+  void *p = unprotected() ? takeIdle(idleDevice, bytes) : nullptr;
+  if (!p) p = allocRegion(bytes, true);
   if (p) ++runtimeOutstanding;
   return p;
 }
@@ -210,13 +232,17 @@ void freeDevice(void *p) {
   auto it = regions.find(static_cast<const char *>(p));
   if (it == regions.end() || !it->second.runtime) abort(); // freeing what it does not own
   --runtimeOutstanding;
-  fake_device_free(p);
+  if (unprotected()) idleDevice.emplace(it->second.bytes, p);
+  else fake_device_free(p);
 }
+std::map<void *, size_t> pinnedBytes;
 void *allocPinned(size_t bytes, bool) {
   if (failing("alloc")) return nullptr;
-  void *p = malloc(bytes ? bytes : 1);
+  void *p = unprotected() ? takeIdle(idlePinned, bytes) : nullptr;
+  if (!p) p = malloc(bytes ? bytes : 1);
   if (p) {
     pinned.insert(p);
+    if (unprotected()) pinnedBytes[p] = bytes;
     ++runtimeOutstanding;
   }
   return p;
@@ -224,7 +250,8 @@ void *allocPinned(size_t bytes, bool) {
 void freePinned(void *p) {
   if (!pinned.erase(p)) abort();
   --runtimeOutstanding;
-  free(p);
+  if (unprotected()) idlePinned.emplace(pinnedBytes[p], p);
+  else free(p);
 }
 void *mappedDevicePointer(void *pinnedHost) { return pinnedHost; }
 tempi_result copyAsync(void *dst, const void *src, size_t bytes, Stream) {
