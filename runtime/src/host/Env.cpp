@@ -7,7 +7,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
 #include <strings.h>
 
 namespace tempi {
@@ -178,17 +177,18 @@ Settings parseSettings(const std::function<const char *(const char *)> &get,
   return s;
 }
 
-static std::once_flag settingsOnce;
-static Settings theSettings;
 static int logRank = -1;
 
 const Settings &settings() {
-  std::call_once(settingsOnce, [] {
+  // A function-local static: after the first call, one guard-byte load. std::call_once cost
+  // a TLS access on every call, and this is on every request's path.
+  static const Settings theSettings = [] {
     std::vector<std::string> warnings;
-    theSettings = parseSettings([](const char *n) { return getenv(n); }, &warnings);
+    Settings s = parseSettings([](const char *n) { return getenv(n); }, &warnings);
     for (const std::string &w : warnings)
-      if (theSettings.log >= LogLevel::Warn) fprintf(stderr, "tempi warn: %s\n", w.c_str());
-  });
+      if (s.log >= LogLevel::Warn) fprintf(stderr, "tempi warn: %s\n", w.c_str());
+    return s;
+  }();
   return theSettings;
 }
 

@@ -6,6 +6,7 @@
 #include "Batch.h"
 #include "BurstArena.h"
 #include "GpuSharing.h"
+#include "Handles.h"
 #include "Ipc.h"
 #include "MethodStats.h"
 #include "Model.h"
@@ -13,6 +14,7 @@
 #include "TypeCache.h"
 
 #include <algorithm>
+#include <atomic>
 #include <climits>
 #include <cstdlib>
 #include <mutex>
@@ -181,13 +183,22 @@ tempi_result setUp(void *buf, MPI_Count count, MPI_Datatype type, const tempi_st
     w.type = MPI_BYTE;
     return TEMPI_SUCCESS;
   }
-  w.method = chooseMethod(dir, w.packedBytes, runtime::params(), runtime::mpiCudaAware(),
-                          settings().method, {w.plan->contiguous, sharing::gpuTimeSliced()});
   // In a burst the staged method's copies merge into one per direction (BurstArena.h), which
   // beats the one-shot method's zero-copy kernels; a forced one-shot and the device method stay.
-  const bool burstStaged = inBurst() && w.method != Method::Device &&
-                           (settings().method == Method::Auto || settings().method == Method::Staged);
-  if (burstStaged && takeBurstSlice(dir == Direction::Send, size_t(w.packedBytes), w.staging))
+  // Without a CUDA-aware MPI the model cannot pick the device method, so a burst's wire is
+  // staged whatever it estimates and the estimate is skipped (it is on every request's path).
+  const bool burstable = inBurst() && (settings().method == Method::Auto ||
+                                       settings().method == Method::Staged);
+  const bool cudaAware = runtime::mpiCudaAware();
+  const bool toSend = dir == Direction::Send;
+  bool sliced = burstable && !cudaAware && takeBurstSlice(toSend, size_t(w.packedBytes), w.staging);
+  if (!sliced) {
+    w.method = chooseMethod(dir, w.packedBytes, runtime::params(), cudaAware, settings().method,
+                            {w.plan->contiguous, sharing::gpuTimeSliced()});
+    sliced = burstable && cudaAware && w.method != Method::Device &&
+             takeBurstSlice(toSend, size_t(w.packedBytes), w.staging);
+  }
+  if (sliced)
     w.method = Method::Staged;
   else
     TEMPI_TRY(allocStaging(w.staging, size_t(w.packedBytes), w.method));
@@ -268,7 +279,12 @@ bool sameLayout(const TypePlan &a, const TypePlan &b) {
 }
 } // namespace
 
-TypePlanPtr planFor(MPI_Datatype type, const tempi_static_plan *sp) {
+namespace {
+/// Bumped when the static plans are cleared: memos (planFor) taken before are stale.
+std::atomic<uint64_t> staticPlanChanges{1};
+
+/// planFor without the memo.
+TypePlanPtr planForUncached(MPI_Datatype type, const tempi_static_plan *sp) {
   TypePlanPtr cached = typecache::lookup(type);
   // A static plan describes the type-map order; an MPI that packs otherwise gets the mirror.
   if (!sp || settings().noTypeCache || cached->orderDiffers || cached->invalid) return cached;
@@ -305,9 +321,41 @@ TypePlanPtr planFor(MPI_Datatype type, const tempi_static_plan *sp) {
   return p ? p : cached;
 }
 
+/// The calling thread's last few (type, static plan) answers: a burst asks for the same few
+/// types hundreds of times, and the cache's shared lock and the static plan's mutex are on every
+/// request's path otherwise. An entry holds while neither the type cache nor the static plans
+/// changed since it was taken (a freed handle's plan is never served).
+struct PlanMemo {
+  static constexpr size_t kSlots = 8;
+  struct Entry {
+    uint64_t key = 0, cacheGeneration = 0, staticGeneration = 0;
+    const tempi_static_plan *sp = nullptr;
+    TypePlanPtr plan;
+  } slots[kSlots];
+  static size_t slotOf(uint64_t key, const tempi_static_plan *sp) {
+    return size_t((key ^ (reinterpret_cast<uintptr_t>(sp) >> 4)) * 0x9E3779B97F4A7C15ull >> 61);
+  }
+};
+thread_local PlanMemo planMemo;
+} // namespace
+
+TypePlanPtr planFor(MPI_Datatype type, const tempi_static_plan *sp) {
+  const uint64_t key = handleKey(type);
+  const uint64_t cacheGen = typecache::generation();
+  const uint64_t staticGen = staticPlanChanges.load(std::memory_order_acquire);
+  PlanMemo::Entry &e = planMemo.slots[PlanMemo::slotOf(key, sp)];
+  if (e.plan && e.key == key && e.sp == sp && e.cacheGeneration == cacheGen &&
+      e.staticGeneration == staticGen)
+    return e.plan;
+  TypePlanPtr p = planForUncached(type, sp);
+  if (!p->invalid) e = PlanMemo::Entry{key, cacheGen, staticGen, sp, p};
+  return p;
+}
+
 void clearStaticPlans() {
   std::lock_guard<std::mutex> lock(staticMutex);
   staticPlans.clear();
+  staticPlanChanges.fetch_add(1, std::memory_order_release);
 }
 
 tempi_result wireForSend(const void *buf, MPI_Count count, MPI_Datatype type,

@@ -11,6 +11,7 @@
 #include "passes/TextForm.h"
 
 #include <algorithm>
+#include <atomic>
 #include <mutex>
 #include <shared_mutex>
 #include <unordered_map>
@@ -57,6 +58,9 @@ namespace typecache {
 namespace {
 std::shared_mutex mutex;
 std::unordered_map<uint64_t, TypePlanPtr> plans;
+/// Bumped (under the unique lock) whenever a handle's plan is replaced or dropped: memos of
+/// lookups (Transfer.cpp, planFor) taken at an older generation are stale.
+std::atomic<uint64_t> changes{1};
 
 /// A mirror plan with the MPI's layout; mutable until returned, for the callers' flags.
 std::shared_ptr<TypePlan> mirror(const TypePlan &layout, std::string why) {
@@ -220,11 +224,13 @@ void onCommit(MPI_Datatype type) {
   TypePlanPtr p = buildPlan(type, /*probeOrder=*/true);
   std::unique_lock<std::shared_mutex> lock(mutex);
   plans[handleKey(type)] = std::move(p);
+  changes.fetch_add(1, std::memory_order_release);
 }
 
 void onFree(MPI_Datatype type) {
   std::unique_lock<std::shared_mutex> lock(mutex);
   plans.erase(handleKey(type));
+  changes.fetch_add(1, std::memory_order_release);
 }
 
 void onDup(MPI_Datatype oldType, MPI_Datatype newType) {
@@ -237,6 +243,7 @@ void onDup(MPI_Datatype oldType, MPI_Datatype newType) {
   if (!p) p = buildPlan(newType);
   std::unique_lock<std::shared_mutex> lock(mutex);
   plans[handleKey(newType)] = std::move(p);
+  changes.fetch_add(1, std::memory_order_release);
 }
 
 namespace {
@@ -300,7 +307,10 @@ size_t cachedCount() {
 void clear() {
   std::unique_lock<std::shared_mutex> lock(mutex);
   plans.clear();
+  changes.fetch_add(1, std::memory_order_release);
 }
+
+uint64_t generation() { return changes.load(std::memory_order_acquire); }
 
 } // namespace typecache
 } // namespace tempi

@@ -15,6 +15,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <cstdint>
 
 namespace tempi::typecache {
 
@@ -30,5 +31,8 @@ TypePlanPtr find(MPI_Datatype type);
 TypePlanPtr buildPlan(MPI_Datatype type, bool probeOrder = false);
 size_t cachedCount();
 void clear();                                     ///< at MPI_Finalize
+/// Changes whenever a cached plan is replaced or dropped (commit, free, dup, clear); a lookup
+/// remembered at generation g is still the answer while generation() == g.
+uint64_t generation();
 
 } // namespace tempi::typecache
