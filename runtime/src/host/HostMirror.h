@@ -121,7 +121,7 @@ int mirroredCall(MPI_Comm comm, HostMirror &m, MPI_Request *request, Blocking &&
   }
   int rc = nonblocking(request);
   if (rc != MPI_SUCCESS) return rc;
-  auto op = std::make_unique<requests::PendingOp>();
+  auto op = requests::newOp();
   void *received = ipcRecv ? m.mpiBuf(p2pRecv->arg) : nullptr; // before toWire takes the copies
   if (device) op->isRecv = m.toWire(op->wire);
   if (ipcRecv) { // the view a notice is looked for in (the host copy, or the caller's host buffer)

@@ -61,7 +61,7 @@ int matchedIrecv(int (*pmpi)(void *, Count, MPI_Datatype, MPI_Message *, MPI_Req
                  MPI_Request *request) {
   if (!ipc::active() && !deviceData(buf, count, datatype))
     return pmpi(buf, count, datatype, message, request);
-  auto op = std::make_unique<requests::PendingOp>();
+  auto op = requests::newOp();
   if (tempi_result r = wireForRecv(buf, count, datatype, nullptr, true, op->wire,
                                    p2p::kLargeCount<Count>);
       r != TEMPI_SUCCESS)

@@ -96,7 +96,7 @@ int nonblockingSend(NonblockingSend<Count> pmpi, bool persistent, const void *bu
                     MPI_Comm comm, MPI_Request *request, const tempi_static_plan *plan) {
   TEMPI_FLUSH_DEFERRED();
   if (!deviceData(buf, count, type)) return pmpi(buf, count, type, dest, tag, comm, request);
-  auto op = std::make_unique<requests::PendingOp>();
+  auto op = requests::newOp();
   if (tempi_result r = wireForSend(buf, count, type, plan, !persistent, op->wire,
                                    kLargeCount<Count>, comm, dest);
       r != TEMPI_SUCCESS)
@@ -117,7 +117,7 @@ int deferredSend(NonblockingSend<Count> now, NonblockingSend<Count> init, const 
     TEMPI_FLUSH_DEFERRED();
     return now(buf, count, type, dest, tag, comm, request);
   }
-  auto op = std::make_unique<requests::PendingOp>();
+  auto op = requests::newOp();
   tempi_result staged = TEMPI_SUCCESS;
   {
     BurstScope burst; // the burst's sends stage in one arena: one copy at the flush
@@ -176,7 +176,7 @@ int nonblockingRecv(NonblockingRecv<Count> pmpi, bool persistent, void *buf,
                     MPI_Comm comm, MPI_Request *request, const tempi_static_plan *plan) {
   if (!ipc::active() && !deviceData(buf, count, type))
     return pmpi(buf, count, type, source, tag, comm, request);
-  auto op = std::make_unique<requests::PendingOp>();
+  auto op = requests::newOp();
   tempi_result staged = TEMPI_SUCCESS;
   if (persistent) {
     staged = wireForRecv(buf, count, type, plan, false, op->wire, kLargeCount<Count>);
@@ -185,6 +185,7 @@ int nonblockingRecv(NonblockingRecv<Count> pmpi, bool persistent, void *buf,
     staged = wireForRecv(buf, count, type, plan, true, op->wire, kLargeCount<Count>);
   }
   if (staged != TEMPI_SUCCESS) return runtime::raise(comm, staged, kStaging<Count>);
+  op->ownHandle = source != MPI_PROC_NULL;
   int rc = pmpi(op->wire.ptr, Count(op->wire.count), op->wire.type, source, tag, comm, request);
   return registerOp(rc, std::move(op), request, comm, persistent, true);
 }

@@ -4,6 +4,7 @@
 
 #include "Batch.h"
 #include "DeferredSends.h"
+#include "HandleMap.h"
 #include "Handles.h"
 #include "Runtime.h"
 #include "Truncation.h"
@@ -11,18 +12,28 @@
 #include <atomic>
 #include <cstring>
 #include <mutex>
-#include <unordered_map>
 #include <vector>
 
 namespace tempi::requests {
 namespace {
 
 std::mutex mutex;
-std::unordered_map<uint64_t, std::unique_ptr<PendingOp>> table;
+HandleMap<std::unique_ptr<PendingOp>> table;
 std::vector<std::pair<MPI_Request, std::unique_ptr<PendingOp>>> detached;
 std::atomic<size_t> live{0}; // table.size() + detached.size()
 
 void updateLive() { live.store(table.size() + detached.size(), std::memory_order_relaxed); }
+
+/// The calling thread's completed ops, reset, for newOp() (bounded).
+constexpr size_t kRecycledOps = 4096;
+thread_local std::vector<std::unique_ptr<PendingOp>> recycledOps;
+
+/// Keeps a finished op (its staging already released) for the thread's next newOp().
+void recycle(std::unique_ptr<PendingOp> op) {
+  if (!op || recycledOps.size() >= kRecycledOps) return;
+  *op = PendingOp{};
+  recycledOps.push_back(std::move(op));
+}
 
 /// The ops of the requests one Wait/Test call is given, taken out of the table BEFORE the MPI call
 /// that may complete them: completing a one-shot request frees its handle, and under
@@ -42,13 +53,10 @@ public:
       Entry &e = entries_[size_t(i)];
       e.key = handleKey(reqs[i]);
       if (reqs[i] == MPI_REQUEST_NULL) continue;
-      auto it = table.find(e.key);
-      if (it == table.end()) continue;
+      std::unique_ptr<PendingOp> *op = table.find(e.key);
+      if (!op) continue;
       e.ours = any = true;
-      if (!it->second->persistent) {
-        e.owned = std::move(it->second);
-        table.erase(it);
-      }
+      if (!(*op)->persistent) table.erase(e.key, &e.owned);
     }
     updateLive();
     return any;
@@ -62,14 +70,14 @@ public:
     std::lock_guard<std::mutex> lock(mutex);
     for (Entry &e : entries_) {
       if (!e.owned) continue;
-      auto [it, inserted] = table.try_emplace(e.key, nullptr);
-      if (!inserted && it->second) { // cannot happen: the handle was never freed
+      auto [op, inserted] = table.tryEmplace(e.key);
+      if (!inserted && *op) { // cannot happen: the handle was never freed
         TEMPI_LOG(Warn, "a pending device-buffer request's handle was taken meanwhile; releasing "
                         "its staging");
         releaseWire(e.owned->wire);
         continue;
       }
-      it->second = std::move(e.owned);
+      *op = std::move(e.owned);
     }
     updateLive();
   }
@@ -100,14 +108,14 @@ public:
       item.op = item.owned.get();
     } else {
       std::lock_guard<std::mutex> lock(mutex);
-      auto it = table.find(claim.key(i));
-      if (it == table.end()) return;
-      item.op = it->second.get();
+      std::unique_ptr<PendingOp> *op = table.find(claim.key(i));
+      if (!op) return;
+      item.op = op->get();
     }
     if (!item.op->active) { // an inactive request: left as it is, in the table
       if (item.owned) {
         std::lock_guard<std::mutex> lock(mutex);
-        table[claim.key(i)] = std::move(item.owned);
+        *table.tryEmplace(claim.key(i)).first = std::move(item.owned);
         updateLive();
       }
       return;
@@ -130,7 +138,10 @@ public:
     int err = MPI_SUCCESS;
     for (Item &item : items_) {
       tempi_result r = item.r != TEMPI_SUCCESS ? item.r : (item.op->isRecv ? ran : TEMPI_SUCCESS);
-      if (item.owned) releaseWire(item.owned->wire);
+      if (item.owned) {
+        releaseWire(item.owned->wire);
+        recycle(std::move(item.owned));
+      }
       if (r != TEMPI_SUCCESS && err == MPI_SUCCESS)
         err = runtime::raise(item.comm, r, "completing a device-buffer request");
     }
@@ -205,6 +216,13 @@ int firstError(int rc, int more) { return rc != MPI_SUCCESS ? rc : more; }
 
 } // namespace
 
+std::unique_ptr<PendingOp> newOp() {
+  if (recycledOps.empty()) return std::make_unique<PendingOp>();
+  std::unique_ptr<PendingOp> op = std::move(recycledOps.back());
+  recycledOps.pop_back();
+  return op;
+}
+
 bool any() { return live.load(std::memory_order_relaxed) != 0; }
 
 size_t pendingCount() {
@@ -214,8 +232,7 @@ size_t pendingCount() {
 
 void markFailed(MPI_Request request, tempi_result r) {
   std::lock_guard<std::mutex> lock(mutex);
-  auto it = table.find(handleKey(request));
-  if (it != table.end()) it->second->failed = r;
+  if (std::unique_ptr<PendingOp> *op = table.find(handleKey(request))) (*op)->failed = r;
   for (auto &[req, op] : detached)
     if (req == request) op->failed = r;
 }
@@ -224,10 +241,11 @@ void add(MPI_Request request, std::unique_ptr<PendingOp> op) {
   // An MPI may complete a request at once and hand out a shared handle for all such requests
   // (MPICH does for eager sends and MPI_PROC_NULL receives): such an operation is finished now,
   // never registered under a handle another operation may carry too. The program's later
-  // Wait/Test gets its status from the MPI as usual.
+  // Wait/Test gets its status from the MPI as usual. A receive from a real rank has a handle of
+  // its own (PendingOp::ownHandle) and is not asked.
   // A wire whose status may lack the count (Transfer.h, countUnreliable) is finished at the
   // Wait/Test only, with the status the program gets.
-  if (!op->persistent && !op->standIn && !op->wire.countUnreliable) {
+  if (!op->persistent && !op->standIn && !op->ownHandle && !op->wire.countUnreliable) {
     int done = 0;
     MPI_Status st;
     cleared(&st); // not every MPI sets MPI_ERROR on success, nor anything for a collective
@@ -241,7 +259,7 @@ void add(MPI_Request request, std::unique_ptr<PendingOp> op) {
         r = finishRecv(op->wire, st);
       PMPI_Get_elements_x(&st, MPI_BYTE, &after);
       releaseWire(op->wire);
-      if (r == TEMPI_SUCCESS && after == before) return;
+      if (r == TEMPI_SUCCESS && after == before) return recycle(std::move(op));
       // Registered after all, so that its Wait/Test reports the failure, or the size of the
       // message an IPC notice stood for (the MPI's status has the notice's).
       if (r == TEMPI_SUCCESS) op->arrivedBytes = after;
@@ -250,13 +268,13 @@ void add(MPI_Request request, std::unique_ptr<PendingOp> op) {
     }
   }
   std::lock_guard<std::mutex> lock(mutex);
-  auto [it, inserted] = table.try_emplace(handleKey(request), nullptr);
-  if (!inserted && it->second) { // a stale entry: its request ended without TEMPI seeing it
+  auto [slot, inserted] = table.tryEmplace(handleKey(request));
+  if (!inserted && *slot) { // a stale entry: its request ended without TEMPI seeing it
     TEMPI_LOG(Warn, "a device-buffer request handle was reused before its completion was seen; "
                     "releasing the old staging");
-    releaseWire(it->second->wire);
+    releaseWire((*slot)->wire);
   }
-  it->second = std::move(op);
+  *slot = std::move(op);
   updateLive();
 }
 
@@ -406,9 +424,9 @@ static tempi_result beforeStart(MPI_Request request, Batch &sends, MPI_Comm *com
   PendingOp *op = nullptr;
   {
     std::lock_guard<std::mutex> lock(mutex);
-    auto it = table.find(handleKey(request));
-    if (it == table.end()) return TEMPI_SUCCESS;
-    op = it->second.get();
+    std::unique_ptr<PendingOp> *found = table.find(handleKey(request));
+    if (!found) return TEMPI_SUCCESS;
+    op = found->get();
   }
   *comm = op->comm;
   tempi_result r = op->isRecv ? prepareRecv(op->wire) : enqueuePack(op->wire, sends);
@@ -439,7 +457,8 @@ int startall(int count, MPI_Request requests[]) {
   if (r != TEMPI_SUCCESS) { // nothing starts: no request may look active to a later Wait
     std::lock_guard<std::mutex> lock(mutex);
     for (int i = 0; i < count; ++i)
-      if (auto it = table.find(handleKey(requests[i])); it != table.end()) it->second->active = false;
+      if (std::unique_ptr<PendingOp> *op = table.find(handleKey(requests[i])))
+        (*op)->active = false;
     return runtime::raise(first, r, "starting a persistent device-buffer request");
   }
   return PMPI_Startall(count, requests);
@@ -451,10 +470,7 @@ int requestFree(MPI_Request *request) {
   std::unique_ptr<PendingOp> op;
   {
     std::lock_guard<std::mutex> lock(mutex);
-    auto it = table.find(handleKey(*request));
-    if (it == table.end()) return PMPI_Request_free(request);
-    op = std::move(it->second);
-    table.erase(it);
+    if (!table.erase(handleKey(*request), &op)) return PMPI_Request_free(request);
     if (op->active) { // keep the real request; finish it later
       detached.emplace_back(*request, std::move(op));
       *request = MPI_REQUEST_NULL;
@@ -470,7 +486,7 @@ int requestFree(MPI_Request *request) {
 
 void finalize() {
   progressDetached(true);
-  std::unordered_map<uint64_t, std::unique_ptr<PendingOp>> rest;
+  HandleMap<std::unique_ptr<PendingOp>> rest;
   {
     std::lock_guard<std::mutex> lock(mutex);
     rest.swap(table);
@@ -480,7 +496,7 @@ void finalize() {
     TEMPI_LOG(Info, "%zu device-buffer requests were never completed or freed before "
                     "MPI_Finalize; their staging is released",
               rest.size());
-  for (auto &[key, op] : rest) releaseWire(op->wire);
+  rest.forEach([](uint64_t, std::unique_ptr<PendingOp> &op) { releaseWire(op->wire); });
 }
 
 } // namespace tempi::requests
