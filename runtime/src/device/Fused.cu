@@ -243,7 +243,7 @@ thread_local Table table;
 
 /// The segment of one job, or false when the single-job path must take it. Empty jobs give a
 /// segment of 0 words (skipped by the caller).
-bool toSegment(const StridedJob &j, Segment *seg) {
+bool computeSegment(const StridedJob &j, Segment *seg) {
   kernels::Strided s;
   if (!j.plan || j.count < 0 || !generic::toStrided(j.plan->shape, &s)) return false;
   const kernels::Walk walk = kernels::makeWalk(s, j.count);
@@ -259,6 +259,57 @@ bool toSegment(const StridedJob &j, Segment *seg) {
   seg->packed = static_cast<unsigned char *>(j.packed);
   seg->words = static_cast<uint32_t>(walk.totalBytes / w);
   seg->w = w;
+  return true;
+}
+
+/// An address's alignment as far as the word choice sees it: 1, 2, 4, 8 or 16.
+unsigned alignmentClass(const void *p) {
+  const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  const uintptr_t low = a & (~a + 1); // lowest set bit; 0 for a null address
+  return low == 0 || low > 16 ? 16u : unsigned(low);
+}
+
+/// computeSegment's answers for the calling thread's recent jobs, without their addresses. A
+/// segment depends on the plan's shape and word size, the count and the two addresses'
+/// alignments only; a halo exchange fuses the same few shapes hundreds of times per batch, and
+/// building a segment (two walks, a fast divisor per dimension) cost more host time than the
+/// rest of a request's fused path. The key holds a copy of the shape, not the plan's address:
+/// a freed plan's address may come back holding another shape.
+struct SegmentMemo {
+  static constexpr size_t kSlots = 16;
+  struct Entry {
+    bool valid = false, fused = false;
+    StridedBlock shape;
+    int wordSize = 0;
+    int64_t count = 0;
+    unsigned alignStrided = 0, alignPacked = 0;
+    Segment seg;
+  } slots[kSlots];
+};
+thread_local SegmentMemo segmentMemo;
+
+bool toSegment(const StridedJob &j, Segment *seg) {
+  if (!j.plan || !j.strided || !j.packed) return computeSegment(j, seg);
+  const unsigned as = alignmentClass(j.strided), ap = alignmentClass(j.packed);
+  const size_t slot = size_t((reinterpret_cast<uintptr_t>(j.plan) >> 4) ^ uint64_t(j.count) * 31 ^
+                             as * 7 ^ ap) % SegmentMemo::kSlots;
+  SegmentMemo::Entry &e = segmentMemo.slots[slot];
+  if (!(e.valid && e.count == j.count && e.alignStrided == as && e.alignPacked == ap &&
+        e.wordSize == j.plan->wordSize && e.shape == j.plan->shape)) {
+    e.valid = false;
+    e.fused = computeSegment(j, &e.seg);
+    e.shape = j.plan->shape;
+    e.wordSize = j.plan->wordSize;
+    e.count = j.count;
+    e.alignStrided = as;
+    e.alignPacked = ap;
+    e.valid = true;
+  }
+  if (!e.fused) return false;
+  *seg = e.seg;
+  if (seg->words == 0) return true;
+  seg->strided = static_cast<unsigned char *>(j.strided);
+  seg->packed = static_cast<unsigned char *>(j.packed);
   return true;
 }
 
