@@ -4,11 +4,11 @@
     summarize.py RAW_DIR OUT_DIR
 
 Reads from RAW_DIR: pack-<mpi>.csv (bench-pack), latency-<setting>-<mpi>.csv (bench-pack-latency),
-commit-{plain,tempi}-<mpi>.txt (bench-commit),
+commit-{plain,tempi}-<mpi>.txt (bench-commit), burst-<mpi>[+2gpu].txt (bench-burst),
 pingpong-host-<mpi>.txt and pingpong-device-<method>[-r<round>]-<mpi>.txt (examples/pingpong),
 halo-*.txt (examples/halo3d and bench-halo key=value lines). Writes OUT_DIR/{pack,latency,pingpong,
-halo,commit}.csv and prints the summary tables (ratios as defined in docs/performance.md). Standard
-library only (the GPU machine has no packages to spare).
+halo,commit,burst}.csv and prints the summary tables (ratios as defined in docs/performance.md).
+Standard library only (the GPU machine has no packages to spare).
 """
 import collections
 import csv
@@ -429,12 +429,37 @@ def commit(raw, out):
         print(f"  N={n:4d}: " + "  ".join(cells))
 
 
+def burst(raw, out):
+    rows = []
+    for p in sorted(glob.glob(os.path.join(raw, "burst-*.txt"))):
+        tag = os.path.basename(p)[len("burst-"):-4]
+        for r in kv_lines(p, "burst"):
+            r["config"] = tag
+            rows.append(r)
+    if not rows:
+        print("burst: no results")
+        return
+    cols = ["config", "mode", "messages", "packed_bytes", "exchange_us", "recv_post_us",
+            "send_post_us", "wait_us", "tempi_us_per_request", "wrong"]
+    write_csv(os.path.join(out, "burst.csv"), rows, cols)
+    print("Burst of small messages (bench-burst), per exchange and libtempi's host time per request:")
+    for tag in sorted({r["config"] for r in rows}):
+        mine = {r["mode"]: r for r in rows if r["config"] == tag}
+        modes = ("mpi-isend", "mpi-persistent", "device-isend", "device-deferred")
+        cells = [f"{m}={mine[m]['exchange_us']}us" for m in modes if m in mine]
+        extra = [f"{m}: {mine[m]['tempi_us_per_request']} us/request ({mine[m].get('wrong', '?')} wrong)"
+                 for m in ("device-isend", "device-deferred") if m in mine]
+        print(f"  {tag}: " + "  ".join(cells))
+        if extra:
+            print("    libtempi beyond mpi-persistent: " + "; ".join(extra))
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit("usage: summarize.py RAW_DIR OUT_DIR")
     raw, out = sys.argv[1:]
     os.makedirs(out, exist_ok=True)
-    for f in (pack, latency, pingpong, halo, halo_variants, halo_kernels, commit):
+    for f in (pack, latency, pingpong, halo, halo_variants, halo_kernels, commit, burst):
         try:
             f(raw, out)
         except Exception as e:  # one broken table must not hide the others
