@@ -12,7 +12,8 @@
 ///                   libtempi's share is measured against this.
 ///   device-isend    (libtempi) MPI_Irecv + MPI_Isend of the strided type on device buffers.
 ///   device-deferred (libtempi) MPI_Irecv + tempi_Isend_deferred, the compile-time tier's form.
-/// Columns: exchange_us (median of --reps timings of --iters exchanges each), recv_post_us and
+/// Columns: exchange_us (median of --reps timings of up to --iters exchanges each, fewer when an
+/// exchange is slow: about 0.2 s per timing), recv_post_us and
 /// send_post_us (per request), wait_us (the Waitall, per exchange), and for device rows
 /// tempi_us_per_request = (exchange - mpi-persistent's exchange) / 2N.
 ///
@@ -192,19 +193,22 @@ int main(int argc, char **argv) {
     long wrong = 0;
     if (m == Mode::DeviceIsend || m == Mode::DeviceDeferred)
       wrong = checkedExchange(m, s, b, type, rank, reqs, keep);
-    for (int w = 0; w < 20; ++w) { // warm-up: pools, arenas, the MPI's connections
-      Times ignored;
-      exchange(m, s, b, type, peer, reqs, keep, &ignored);
-    }
+    Times warm; // warm-up: pools, arenas, the MPI's connections
+    for (int w = 0; w < 10; ++w) exchange(m, s, b, type, peer, reqs, keep, &warm);
+    // At most --iters exchanges per timing, fewer when one takes long (MPI_Isend of device
+    // buffers synchronizes the GPU per send: tens of ms per exchange on a time-sliced GPU).
+    double warmSeconds = warm.exchange / 10;
+    MPI_Allreduce(MPI_IN_PLACE, &warmSeconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    const int iters = std::max(3, std::min(s.iters, int(0.2 / std::max(warmSeconds, 1e-9))));
     std::vector<double> exch, recvPost, sendPost, wait;
     for (int r = 0; r < s.reps; ++r) {
       MPI_Barrier(MPI_COMM_WORLD);
       Times t;
-      for (int it = 0; it < s.iters; ++it) exchange(m, s, b, type, peer, reqs, keep, &t);
-      exch.push_back(t.exchange / s.iters);
-      recvPost.push_back(t.recvPost / s.iters);
-      sendPost.push_back(t.sendPost / s.iters);
-      wait.push_back(t.wait / s.iters);
+      for (int it = 0; it < iters; ++it) exchange(m, s, b, type, peer, reqs, keep, &t);
+      exch.push_back(t.exchange / iters);
+      recvPost.push_back(t.recvPost / iters);
+      sendPost.push_back(t.sendPost / iters);
+      wait.push_back(t.wait / iters);
     }
     long all = 0;
     MPI_Allreduce(&wrong, &all, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
@@ -214,7 +218,7 @@ int main(int argc, char **argv) {
     if (rank == 0) {
       printf("burst mode=%s messages=%d packed_bytes=%zu iters=%d reps=%d exchange_us=%.1f "
              "recv_post_us=%.3f send_post_us=%.3f wait_us=%.1f",
-             modeName(m), s.messages, s.packedBytes(), s.iters, s.reps, exchangeUs,
+             modeName(m), s.messages, s.packedBytes(), iters, s.reps, exchangeUs,
              median(recvPost) * 1e6 / s.messages, median(sendPost) * 1e6 / s.messages,
              median(wait) * 1e6);
       if (m == Mode::DeviceIsend || m == Mode::DeviceDeferred)
