@@ -23,6 +23,8 @@ build_and_test() { # <build-dir> <label> [cmake args...]
     cmake --build "$dir" -j "$(nproc)" >"$dir.build.log" 2>&1 ||
     { echo "build failed (see $dir.build.log)"; tail -20 "$dir.build.log"; status=1; return; }
   ctest --test-dir "$dir" --output-on-failure --timeout 300 || status=1
+  # The per-call overhead's figures: ctest shows a passing test's output only with -V.
+  ctest --test-dir "$dir" -R '^runtime_overhead$' -V 2>&1 | sed -n 's/^[0-9]*: \(runtime_overhead: .*\)/\1/p'
 }
 build_and_test "$BUILD-system" "$(mpiexec --version 2>&1 | head -1)" -DMPI_C_COMPILER="$(command -v mpicc)" \
   -DMPI_CXX_COMPILER="$(command -v mpicxx)" -DMPIEXEC_EXECUTABLE="$(command -v mpiexec)"
