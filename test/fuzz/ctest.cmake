@@ -9,7 +9,11 @@
 #   sanitize-runtime  libtempi's host side (NoDevice and the fake device layer), the runtime unit
 #                     tests and the MPI e2e tests runtime_* and reliability_* under ASan + UBSan:
 #                     test/fuzz/sanitize-runtime.sh builds them with gcc in its own build folder
-#                     (<build>/test/sanitize-runtime, incremental) and runs them; also label "mpi"
+#                     (<build>/test/sanitize-runtime, incremental) and runs them; also label "mpi".
+#                     Given this build directory too, it compiles the rewrite_* programs that this
+#                     build's tempi-rewrite rewrote (test/e2e/rewrite_tests.cmake) with the same
+#                     flags against its libtempi and runs them as rewrite_*-npN does (skipped,
+#                     with a line saying so, where this build has no rewrite_* tests)
 #   sanitize-tools    the Clang tools (tempi-rewrite, tempi-lint, tempi-cc, ...) and the front
 #                     end's unit tests under ASan + UBSan + LSan, with the lit suites rewrite, lint,
 #                     driver and codegen run against them: test/fuzz/sanitize-tools.sh, its own
@@ -39,7 +43,8 @@ if(TARGET tempi-rewrite)
 endif()
 if(TARGET tempi_host)
   add_test(NAME sanitize-runtime
-           COMMAND ${CMAKE_CURRENT_LIST_DIR}/sanitize-runtime.sh ${CMAKE_CURRENT_BINARY_DIR}/sanitize-runtime)
+           COMMAND ${CMAKE_CURRENT_LIST_DIR}/sanitize-runtime.sh ${CMAKE_CURRENT_BINARY_DIR}/sanitize-runtime
+                   ${CMAKE_BINARY_DIR})
   set_tests_properties(sanitize-runtime PROPERTIES LABELS "sanitize;mpi" TIMEOUT 900
                        RUN_SERIAL TRUE)
 endif()

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test/fuzz/sanitize-runtime.sh BUILDDIR: libtempi's host side under ASan + UBSan.
+# test/fuzz/sanitize-runtime.sh BUILDDIR [MAINBUILD]: libtempi's host side under ASan + UBSan.
 #
 # Configures (later runs are incremental) a separate CMake build of this source tree in
 # BUILDDIR with the system compiler (gcc), -fsanitize=address,undefined -fno-sanitize-recover=all,
@@ -8,9 +8,20 @@
 # library, the runtime unit tests and the MPI end-to-end tests runtime_* and reliability_*, and runs
 #   - every runtime unit test binary (GoogleTest; LeakSanitizer on: they never start MPI),
 #   - ctest -R SANITIZE_FILTER -E SANITIZE_EXCLUDE in BUILDDIR (mpiexec, 1-4 ranks; host buffers
-#     and the fake-device paths), leak detection off (below).
-# Exit status: non-zero on a build failure, a failing test or any sanitizer report (UBSan and
-# ASan abort the process, so the test fails).
+#     and the fake-device paths), leak detection off (below),
+#   - the rewrite_* end-to-end programs (test/e2e/rewrite_tests.cmake), when MAINBUILD is given:
+#     this build has no tempi-rewrite, so the sources the main build (MAINBUILD, built with the
+#     tools) rewrote are taken from there (<dir>/rewrite_X.rewritten.c|.cpp beside the test's
+#     work dir, test/e2e/ in MAINBUILD). Each rewritten program and its unmodified source
+#     (the -plain reference) are compiled here with mpicc/mpicxx (MPICC, MPICXX) and the same
+#     flags, the rewritten one linked against this build's libtempi (before the MPI, as the real
+#     tests), into BUILDDIR/rewrite/, and run as the main build's ctest rewrite_X-npN runs them
+#     (mpiexec and rank count taken from its command): test/e2e/run_compare.sh, every rank's
+#     transcript identical to the plain program's. A program is not run (one line says so) when
+#     MAINBUILD has no rewrite_* tests (tools not built) or its rewritten source is missing.
+# Exit status: non-zero on a build failure, a failing test, a rewrite_* program whose
+# transcripts differ, or any sanitizer report (UBSan and ASan abort the process, so the test
+# fails; the rewrite_* logs are also searched for a report).
 #
 # gcc, not clang: libtempi.so is linked with -Wl,--no-undefined, which needs the sanitizer
 # runtimes linked into shared objects too (gcc links the shared libasan/libubsan; clang does not).
@@ -22,7 +33,8 @@
 # every runtime_* and reliability_* test with a rank count, not the unit tests' placeholders);
 # SANITIZE_EXCLUDE, a ctest -E regex (default below).
 set -euo pipefail
-BUILD=${1:?usage: test/fuzz/sanitize-runtime.sh BUILDDIR}
+BUILD=${1:?usage: test/fuzz/sanitize-runtime.sh BUILDDIR [MAINBUILD]}
+MAIN=${2:-}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 JOBS=${JOBS:-2}
 FILTER=${SANITIZE_FILTER:-'^(runtime|reliability)_.*-np[0-9]+$'}
@@ -84,6 +96,70 @@ export ASAN_OPTIONS=detect_leaks=0
 if ! ctest --test-dir "$BUILD" -R "$FILTER" -E "$EXCLUDE" -j "$JOBS" --output-on-failure --timeout 240; then
   status=1
 fi
-echo "sanitize-runtime: $(echo $UNIT | wc -w) unit binaries and the MPI tests above (ctest's count)," \
-  "status $status, $((SECONDS - t0)) s"
+
+# The rewrite_* programs, rewritten by the main build's tempi-rewrite (header). One line per
+# test, "mpiexec np name workdir", read from the main build's ctest command lines
+#   run_compare.sh "<mpiexec>" "<np>" "<plain-exe>" "<bin>/rewrite_X" "<e2e>/rewrite_X-npN.out"
+t1=$SECONDS
+nrw=0 rwfail=0
+if [ -z "$MAIN" ]; then
+  echo "sanitize-runtime: SKIPPED the rewrite_* programs: no main build directory (2nd argument)"
+else
+  RWRE='^rewrite_.*-np[0-9]+$'
+  RWLIST=$(ctest --test-dir "$MAIN" -N -R "$RWRE" | sed -n 's/^ *Test *#[0-9]*: //p')
+  Q='"\([^"]*\)"' # one quoted argument, kept
+  RWRUNS=$(ctest --test-dir "$MAIN" -N -V -R "$RWRE" | sed -n "s|^[0-9]*: Test command: \
+[^ ]*/run_compare\\.sh $Q $Q \"[^\"]*\" \"[^\"]*/\\(rewrite_[A-Za-z0-9_]*\\)\" $Q.*|\\1 \\2 \\3 \\4|p")
+  if [ -z "$RWLIST" ]; then
+    echo "sanitize-runtime: SKIPPED the rewrite_* programs: $MAIN registers no rewrite_*-npN test" \
+      "(built without tempi-rewrite?)"
+  elif [ "$(echo "$RWLIST" | wc -l)" -ne "$(echo "$RWRUNS" | grep -c . || true)" ]; then
+    echo "sanitize-runtime: rewrite_*: could not read the run_compare.sh command of every test in" \
+      "$MAIN (ctest -N -V: its format changed?)"
+    status=1
+  else
+    RW="$BUILD/rewrite"
+    mkdir -p "$RW"
+    CFLAGS_RW="$DBG $SAN -Wno-stringop-overflow" # as in rewrite_tests.cmake (MPI_STATUSES_IGNORE)
+    CXXFLAGS_RW="$DBG $SAN -std=gnu++20"          # the project's C++ standard
+    LINK_RW="-L$BUILD/lib -Wl,-rpath,$BUILD/lib -ltempi" # before the MPI: the wrappers append it
+    while read -r mpiexec np name work; do
+      log="$BUILD.$name-np$np.log"
+      src=$(dirname "$work")/$name.rewritten.c
+      [ -f "$src" ] || src=${src}pp
+      if [ ! -f "$src" ]; then
+        echo "sanitize-runtime: SKIPPED $name-np$np: no rewritten source ${src%.cpp}.{c,cpp}" \
+          "(build $MAIN first)"
+        continue
+      fi
+      ext=${src##*.}
+      plain="$ROOT/test/e2e/$name.$ext"
+      cc=${MPICC:-mpicc} flags=$CFLAGS_RW
+      [ "$ext" = c ] || cc=${MPICXX:-mpicxx} flags=$CXXFLAGS_RW
+      [ "$src" -nt "$plain" ] ||
+        echo "sanitize-runtime: warning: $src is older than $plain (main build not up to date)"
+      nrw=$((nrw + 1))
+      # shellcheck disable=SC2086
+      if ! { $cc $flags -I"$ROOT/runtime/include" "$src" -o "$RW/$name" $LINK_RW &&
+             $cc $flags "$plain" -o "$RW/$name-plain"; } >"$log" 2>&1; then
+        tail -40 "$log"; echo "sanitize-runtime: $name: build FAILED ($src)"; rwfail=$((rwfail + 1))
+        continue
+      fi
+      if "$ROOT/test/e2e/run_compare.sh" "$mpiexec" "$np" "$RW/$name-plain" "$RW/$name" \
+           "$RW/$name-np$np.out" >>"$log" 2>&1 </dev/null && # mpiexec would read the loop's input
+         ! grep -qE 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$log"; then
+        echo "sanitize-runtime: $name-np$np (rewritten $(basename "$src")): $(tail -1 "$log")"
+      else
+        tail -60 "$log"
+        echo "sanitize-runtime: $name-np$np FAILED (rewritten $src; a sanitizer report or" \
+          "transcripts unlike the plain program's; log $log)"
+        rwfail=$((rwfail + 1))
+      fi
+    done <<<"$RWRUNS"
+    echo "sanitize-runtime: rewrite_* programs: $nrw run, $rwfail failed, $((SECONDS - t1)) s"
+    [ "$rwfail" -eq 0 ] || status=1
+  fi
+fi
+echo "sanitize-runtime: $(echo $UNIT | wc -w) unit binaries, the MPI tests above (ctest's count)" \
+  "and $nrw rewrite_* programs, status $status, $((SECONDS - t0)) s"
 exit $status
