@@ -209,9 +209,10 @@ public:
     VarEvent e;
     e.loc = d->getLocation();
     if (capturedByLambdaOrBlock(d, ctx_)) {
-      escape(vd, e, "is captured by a lambda or block");
+      escape(vd, e, "is captured by a lambda or block"); // no position: refuses every use
       return true;
     }
+    e.stmt = d; // an escape's place (FunctionFlow::classify finds its CFG statement)
     classify(d, vd, e);
     return true;
   }
@@ -431,6 +432,17 @@ void FunctionFlow::classify(ASTContext &ctx, const std::map<const VarDecl *, int
   std::map<const VarDecl *, const DeclStmt *> declStmts;
   Classifier c(ctx, pm, events_, declStmts, bound);
   c.TraverseStmt(fn_->getBody());
+  // An escape's statement: the innermost enclosing statement the CFG holds, or none (then the
+  // escape refuses every use of the variable, as one whose place is unknown must).
+  for (auto &[vd, events] : events_)
+    for (VarEvent &e : events) {
+      if (e.kind != VarEvent::Escape || !e.stmt)
+        continue;
+      const Stmt *s = e.stmt;
+      while (s && !pos_.count(s))
+        s = pm.getParent(s);
+      e.stmt = s;
+    }
 }
 
 std::optional<CfgPos> FunctionFlow::position(const Stmt *s) const {
@@ -499,6 +511,16 @@ const VarEvent *FunctionFlow::reachingDefinition(const VarDecl *var,
   std::vector<const VarEvent *> evs = eventsFor(var, element);
   for (const VarEvent *e : evs)
     if (e->kind == VarEvent::Escape) {
+      // An escape from which no path leads to this use has not happened yet when the use runs,
+      // in this call of the function: the pointer or reference it makes does not exist, and an
+      // automatic variable is a new object in every call. (`for (auto *t : {&a, &b})
+      // MPI_Type_free(t);` after the exchange.) Unplaced escapes, and any inside a loop around
+      // the use, still refuse.
+      std::optional<CfgPos> p = cfg_ && e->stmt && var->hasLocalStorage() ? position(e->stmt)
+                                                                           : std::nullopt;
+      const bool samePlace = p && p->block == atPos.block && p->index == atPos.index;
+      if (p && !samePlace && !reaches(p, atPos, {}))
+        continue;
       why = {e->what + " on " + lineOf(e->loc, sm), e->loc};
       return nullptr;
     }

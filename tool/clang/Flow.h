@@ -9,7 +9,9 @@
 /// written through a non-constant index, indexed out of bounds by a constant; a helper's bound
 /// parameters count as constants). reachingDefinition() then answers, for one variable at
 /// one statement, which single definition holds there, or why none can be proven:
-///   - an escape anywhere in the function refuses (the value can change behind the tool's back);
+///   - an escape refuses (the value can change behind the tool's back) unless no CFG path leads
+///     from it to the statement: then the alias it makes does not exist yet there (automatic
+///     variables only; an escape whose place is unknown, such as a lambda's capture, refuses);
 ///   - exactly one definition may reach the statement on some CFG path, and it must dominate it
 ///     (no path from the entry reaches the statement without passing it);
 ///   - a free that reaches the statement refuses.
@@ -54,7 +56,8 @@ struct VarEvent {
     Escape,         ///< anything that lets the value change unseen (what says how)
   };
   Kind kind = Init;
-  const clang::Stmt *stmt = nullptr; ///< the CFG statement (call, operator, DeclStmt)
+  const clang::Stmt *stmt = nullptr; ///< the CFG statement (call, operator, DeclStmt; for an
+                                     ///< escape the innermost one holding it, or none)
   const clang::Expr *value = nullptr;
   const clang::CallExpr *call = nullptr;
   int opcode = 0;                   ///< BinaryOperatorKind / UnaryOperatorKind

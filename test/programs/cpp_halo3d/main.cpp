@@ -4,9 +4,10 @@
 // structured bindings, a std::array of requests, a range-for exchange in a function taking the
 // faces as a parameter, and a class template owning datatypes (Ring). Every face cell is
 // compared with the value of the global cell it mirrors; edges and corners must stay -1.
-// Nothing here is rewritten yet: `face[d]` is refused because the faces are freed through a
-// pointer taken in a range-for (line 144: "has its address taken"), the parameter's faces are
-// not tracked, and Ring's calls are spelled in the header, which the tool does not edit.
+// The four `face[d]` calls of part 1 are rewritten (since 2026-11-27: the faces' addresses taken
+// in the range-for that frees them, line 144, come after every use). Left to the runtime: the
+// parameter's faces (`faces[nb.dim]` through std::vector's operator[]), and Ring's calls, which
+// are spelled in the header, which the tool does not edit.
 // NP: 4
 // CFLAGS: -std=c++17
 #include "halo.hpp"
