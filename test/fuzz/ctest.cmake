@@ -13,7 +13,10 @@
 #                     Given this build directory too, it compiles the rewrite_* programs that this
 #                     build's tempi-rewrite rewrote (test/e2e/rewrite_tests.cmake) with the same
 #                     flags against its libtempi and runs them as rewrite_*-npN does (skipped,
-#                     with a line saying so, where this build has no rewrite_* tests)
+#                     with a line saying so, where this build has no rewrite_* tests), and the
+#                     programs corpus (test/programs) rewritten by this build's tempi-cc, compared
+#                     with the unmodified programs (test/fuzz/sanitize-corpus.sh); the examples'
+#                     host-buffer tests (example-*-host) run in that build's ctest
 #   sanitize-tools    the Clang tools (tempi-rewrite, tempi-lint, tempi-cc, ...) and the front
 #                     end's unit tests under ASan + UBSan + LSan, with the lit suites rewrite, lint,
 #                     driver and codegen run against them: test/fuzz/sanitize-tools.sh, its own

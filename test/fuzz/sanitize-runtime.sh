@@ -5,10 +5,13 @@
 # BUILDDIR with the system compiler (gcc), -fsanitize=address,undefined -fno-sanitize-recover=all,
 # without CUDA (the device layer is NoDevice.cpp, or the test-only fake device layer of
 # test/e2e/runtime_fake_device.cpp) and without the Clang tools, builds libtempi, the fake-device
-# library, the runtime unit tests and the MPI end-to-end tests runtime_* and reliability_*, and runs
+# library, the runtime unit tests, the MPI end-to-end tests runtime_* and reliability_* and the
+# examples (examples/: halo3d, pingpong, transpose, plain and -tempi), and runs
 #   - every runtime unit test binary (GoogleTest; LeakSanitizer on: they never start MPI),
 #   - ctest -R SANITIZE_FILTER -E SANITIZE_EXCLUDE in BUILDDIR (mpiexec, 1-4 ranks; host buffers
-#     and the fake-device paths), leak detection off (below),
+#     and the fake-device paths), leak detection off (below), and in the same ctest run the
+#     examples' host-buffer tests (SANITIZE_EXAMPLES: example-*-host*, the plain programs and the
+#     ones linked with libtempi; their programs check every cell themselves),
 #   - the rewrite_* end-to-end programs (test/e2e/rewrite_tests.cmake), when MAINBUILD is given:
 #     this build has no tempi-rewrite, so the sources the main build (MAINBUILD, built with the
 #     tools) rewrote are taken from there (<dir>/rewrite_X.rewritten.c|.cpp beside the test's
@@ -19,9 +22,15 @@
 #     (mpiexec and rank count taken from its command): test/e2e/run_compare.sh, every rank's
 #     transcript identical to the plain program's. A program is not run (one line says so) when
 #     MAINBUILD has no rewrite_* tests (tools not built) or its rewritten source is missing.
-# Exit status: non-zero on a build failure, a failing test, a rewrite_* program whose
-# transcripts differ, or any sanitizer report (UBSan and ASan abort the process, so the test
-# fails; the rewrite_* logs are also searched for a report).
+#   - the programs corpus (test/programs, what ctest programs-corpus runs with tempi-cc), when
+#     MAINBUILD is given: test/fuzz/sanitize-corpus.sh takes the sources MAINBUILD's tempi-cc
+#     rewrites (tempi-cc -show, TEMPI_KEEP_TEMPS), compiles them and the unmodified program with
+#     the flags here, links the former against this build's libtempi, runs both with the
+#     program's ranks and arguments and compares stdout and exit codes (its header says more;
+#     SKIPPED, with a line, when MAINBUILD has no tempi-cc).
+# Exit status: non-zero on a build failure, a failing test, a rewrite_* or corpus program whose
+# output differs from its unmodified build's, or any sanitizer report (UBSan and ASan abort the
+# process, so the test fails; the rewrite_* and corpus logs are also searched for a report).
 #
 # gcc, not clang: libtempi.so is linked with -Wl,--no-undefined, which needs the sanitizer
 # runtimes linked into shared objects too (gcc links the shared libasan/libubsan; clang does not).
@@ -31,7 +40,9 @@
 # transport modules they unload that LeakSanitizer cannot name for a suppression.
 # Environment: JOBS (default 2); SANITIZE_FILTER, the ctest -R regex over the MPI tests (default:
 # every runtime_* and reliability_* test with a rank count, not the unit tests' placeholders);
-# SANITIZE_EXCLUDE, a ctest -E regex (default below).
+# SANITIZE_EXCLUDE, a ctest -E regex (default below); SANITIZE_EXAMPLES, the ctest -R regex over the
+# examples' tests (default every example-*-host test; empty: none); SANITIZE_CORPUS=0 leaves the
+# programs corpus out.
 set -euo pipefail
 BUILD=${1:?usage: test/fuzz/sanitize-runtime.sh BUILDDIR [MAINBUILD]}
 MAIN=${2:-}
@@ -41,6 +52,8 @@ FILTER=${SANITIZE_FILTER:-'^(runtime|reliability)_.*-np[0-9]+$'}
 # Left out by default: the large-count device tests (objects over 2 GiB; under ASan each takes
 # minutes, past the time this run may take) -- their host variants stay.
 EXCLUDE=${SANITIZE_EXCLUDE:-'^runtime_large_count_(device|huge)'}
+# The failure test example-halo3d-bad-variant (WILL_FAIL) is not one: a sanitizer stop would pass it.
+EXAMPLES=${SANITIZE_EXAMPLES-'^example-.*-host(-np[0-9]+)?$'}
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 DBG="-O1 -g1" # line tables only: enough for symbolized reports, a faster build than -g
 GEN=""; command -v ninja >/dev/null && GEN="-G Ninja"
@@ -60,6 +73,8 @@ cmake -S "$ROOT" -B "$BUILD" $GEN -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG
 # are the ctest names less -npN; COMPARE tests also have a -plain twin).
 UNIT=$(cd "$ROOT/test/unit/runtime" && ls ./*_test.cpp | sed 's|^\./|runtime_|; s|\.cpp$||')
 TESTS=$(ctest --test-dir "$BUILD" -N -R "$FILTER" -E "$EXCLUDE" | sed -n 's/^ *Test *#[0-9]*: //p')
+MPIRE=$FILTER # the MPI tests' ctest -R: FILTER's and the examples'
+[ -z "$EXAMPLES" ] || MPIRE="$FILTER|$EXAMPLES"
 PROGS=$(echo "$TESTS" | sed 's/-np[0-9]*$//' | sort -u)
 if [ -f "$BUILD/build.ninja" ]; then
   KNOWN=$(ninja -C "$BUILD" -t targets all | sed 's/:.*//')
@@ -71,6 +86,11 @@ for p in $PROGS; do # a test that runs another test's program (run_compare.sh) h
   grep -qx -- "$p" <<<"$KNOWN" && TARGETS="$TARGETS $p"
   grep -qx -- "$p-plain" <<<"$KNOWN" && TARGETS="$TARGETS $p-plain"
 done
+if [ -n "$EXAMPLES" ]; then # the examples' programs: the executables their commands name
+  EXPROGS=$(ctest --test-dir "$BUILD" -N -V -R "$EXAMPLES" -E "$EXCLUDE" |
+    sed -n 's/^[0-9]*: Test command: //p' | grep -o '[^ "]*/bin/[^ "]*' | xargs -r -n1 basename | sort -u || true)
+  for p in $EXPROGS; do grep -qx -- "$p" <<<"$KNOWN" && TARGETS="$TARGETS $p"; done
+fi
 # shellcheck disable=SC2086
 cmake --build "$BUILD" -j "$JOBS" --target $TARGETS >"$BUILD.build.log" 2>&1 ||
   { grep -E "error|Error" "$BUILD.build.log" | head -40; exit 1; }
@@ -93,7 +113,7 @@ for u in $UNIT; do
   fi
 done
 export ASAN_OPTIONS=detect_leaks=0
-if ! ctest --test-dir "$BUILD" -R "$FILTER" -E "$EXCLUDE" -j "$JOBS" --output-on-failure --timeout 240; then
+if ! ctest --test-dir "$BUILD" -R "$MPIRE" -E "$EXCLUDE" -j "$JOBS" --output-on-failure --timeout 240; then
   status=1
 fi
 
@@ -160,6 +180,15 @@ else
     [ "$rwfail" -eq 0 ] || status=1
   fi
 fi
-echo "sanitize-runtime: $(echo $UNIT | wc -w) unit binaries, the MPI tests above (ctest's count)" \
-  "and $nrw rewrite_* programs, status $status, $((SECONDS - t0)) s"
+# The programs corpus (header; test/fuzz/sanitize-corpus.sh), with the flags of this build.
+if [ "${SANITIZE_CORPUS:-1}" = 0 ]; then
+  echo "sanitize-runtime: SKIPPED the programs corpus: SANITIZE_CORPUS=0"
+elif [ -z "$MAIN" ]; then
+  echo "sanitize-runtime: SKIPPED the programs corpus: no main build directory (2nd argument)"
+elif ! SAN=$SAN DBG=$DBG JOBS=$JOBS "$ROOT/test/fuzz/sanitize-corpus.sh" "$BUILD" "$MAIN"; then
+  echo "sanitize-runtime: the programs corpus FAILED (the sanitize-corpus lines above name the programs)"
+  status=1
+fi
+echo "sanitize-runtime: $(echo $UNIT | wc -w) unit binaries, the MPI tests and examples above" \
+  "(ctest's count), $nrw rewrite_* programs and the corpus, status $status, $((SECONDS - t0)) s"
 exit $status

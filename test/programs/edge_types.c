@@ -30,7 +30,7 @@ int main(int argc, char **argv) {
   int rank, other;
   MPI_Datatype neg, shifted, base, dipair, sipair, ldv, boolv, charv, empty, abs_t;
   double dsrc[16], ddst[16];
-  struct di dis[4], did[4];
+  struct di dis[6], did[6]; /* 2 x vector(2, 1, 2) of pairs: elements 0, 2, 3 and 5 */
   struct si sis[4], sid[4];
   long double lds[6], ldd[6];
   bool bs[8], bd[8];
@@ -41,7 +41,8 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   other = 1 - rank;
   for (i = 0; i < 16; ++i) dsrc[i] = i + 0.5;
-  for (i = 0; i < 4; ++i) { dis[i].d = i * 1.5; dis[i].i = 10 + i; sis[i].s = (short)(20 + i); sis[i].i = 30 + i; }
+  for (i = 0; i < 6; ++i) { dis[i].d = i * 1.5; dis[i].i = 10 + i; }
+  for (i = 0; i < 4; ++i) { sis[i].s = (short)(20 + i); sis[i].i = 30 + i; }
   memset(dis, 0, 0);
   for (i = 0; i < 6; ++i) lds[i] = 1.0L / (i + 1);
   for (i = 0; i < 8; ++i) bs[i] = i % 3 == 0;
