@@ -55,12 +55,10 @@ done
   { echo "sanitize-corpus: no $SANBUILD/lib/libtempi.so (run sanitize-runtime.sh)"; exit 1; }
 mkdir -p "$WORK"
 
-# The helpers of run-corpus.sh (same reading of the folder and of the header fields).
-sources_of() { local p=$CORPUS/$1; if [ -d "$p" ]; then ls "$p"/*.c "$p"/*.cpp 2>/dev/null; else echo "$p"; fi; }
-name_of() { local n=${1%/}; n=${n%.c}; echo "${n%.cpp}"; }
-header_field() {
-  grep -h -m1 -E "^[ /*]*$1:" "${@:2}" 2>/dev/null | head -1 | sed -E "s/^[ \/*]*$1:[ ]*//; s/[ ]*\*\/[ ]*$//"
-}
+# run-corpus.sh's reading of the folder and of the header fields.
+CORPUS_ROOT=$CORPUS
+# shellcheck source=../programs/corpus-lib.sh
+. "$ROOT/test/programs/corpus-lib.sh"
 
 # OpenMP with the sanitizers (gcc's libgomp is not instrumented, which ASan and UBSan allow).
 OPENMP_OK=0
@@ -70,10 +68,7 @@ printf '#include <omp.h>\nint main(void){int s=0;\n#pragma omp parallel reductio
 "$MPICC" $DBG $SAN -fopenmp "$WORK/openmp-probe.c" -o "$WORK/openmp-probe" >"$WORK/openmp-probe.log" 2>&1 &&
   "$WORK/openmp-probe" >>"$WORK/openmp-probe.log" 2>&1 && OPENMP_OK=1
 
-programs=()
-for p in "$CORPUS"/*.c "$CORPUS"/*.cpp "$CORPUS"/*/; do
-  [ -e "$p" ] && programs+=("$(basename "$p")")
-done
+mapfile -t programs < <(corpus_programs)
 
 # build_one PROG: WORK/NAME/{ref,tempi}/exe, NAME/build.status (ok | refbuild | tempibuild | skip:
 # why), NAME/rewritten (how many of its sources the tool rewrote), logs in NAME/*/build.log.
@@ -128,13 +123,7 @@ build_one() {
   echo ok >"$d/build.status"
 }
 
-running=0
-for prog in "${programs[@]}"; do
-  build_one "$prog" &
-  running=$((running + 1))
-  if [ $running -ge "$JOBS" ]; then wait -n; running=$((running - 1)); fi
-done
-wait
+build_all "$JOBS" build_one "${programs[@]}"
 t1=$SECONDS
 
 nrun=0 nfail=0 nskip=0 nrw=0

@@ -48,24 +48,15 @@ done
 mpi_flags=$("$mpicc" -show | tr ' ' '\n' | grep -E '^-I' | tr '\n' ' ')
 
 # ---- the list of programs ----
+CORPUS_ROOT=$here
+# shellcheck source=corpus-lib.sh
+. "$here/corpus-lib.sh"
 programs=()
 if [ $# -gt 0 ]; then
   programs=("$@")
 else
-  for p in "$here"/*.c "$here"/*.cpp "$here"/*/; do
-    [ -e "$p" ] || continue
-    programs+=("$(basename "$p")")
-  done
+  mapfile -t programs < <(corpus_programs)
 fi
-
-sources_of() {   # the sources of program $1, absolute paths
-  local p=$here/$1
-  if [ -d "$p" ]; then ls "$p"/*.c "$p"/*.cpp 2>/dev/null; else echo "$p"; fi
-}
-name_of() { local n=${1%/}; n=${n%.c}; echo "${n%.cpp}"; }
-header_field() {   # header_field FIELD SOURCES... : the first `FIELD: value` in a header comment
-  grep -h -m1 -E "^[ /*]*$1:" "${@:2}" 2>/dev/null | head -1 | sed -E "s/^[ \/*]*$1:[ ]*//; s/[ ]*\*\/[ ]*$//"
-}
 
 # build_one NAME: builds the reference and the tempi-cc executables, writes NAME/build.status
 # (ok | fallback: --no-fallback failed but the plain tempi-cc build worked | tempibuild | refbuild).
@@ -118,13 +109,7 @@ build_one() {
 
 # ---- build, at most $jobs at once ----
 t_start=$(date +%s)
-running=0
-for prog in "${programs[@]}"; do
-  build_one "$prog" &
-  running=$((running + 1))
-  if [ $running -ge "$jobs" ]; then wait -n; running=$((running - 1)); fi
-done
-wait
+build_all "$jobs" build_one "${programs[@]}"
 t_built=$(date +%s)
 
 # ---- run and compare, one program at a time (each uses NP ranks) ----
