@@ -296,7 +296,6 @@ bool toSegment(const StridedJob &j, Segment *seg) {
   SegmentMemo::Entry &e = segmentMemo.slots[slot];
   if (!(e.valid && e.count == j.count && e.alignStrided == as && e.alignPacked == ap &&
         e.wordSize == j.plan->wordSize && e.shape == j.plan->shape)) {
-    e.valid = false;
     e.fused = computeSegment(j, &e.seg);
     e.shape = j.plan->shape;
     e.wordSize = j.plan->wordSize;
