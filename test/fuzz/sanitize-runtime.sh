@@ -28,9 +28,15 @@
 #     the flags here, links the former against this build's libtempi, runs both with the
 #     program's ranks and arguments and compares stdout and exit codes (its header says more;
 #     SKIPPED, with a line, when MAINBUILD has no tempi-cc).
-# Exit status: non-zero on a build failure, a failing test, a rewrite_* or corpus program whose
-# output differs from its unmodified build's, or any sanitizer report (UBSan and ASan abort the
-# process, so the test fails; the rewrite_* and corpus logs are also searched for a report).
+#   - the examples built through tempi-cc, when MAINBUILD is given: test/fuzz/sanitize-examples.sh
+#     compiles each program of the plain example-*-host tests (halo3d, halo3d-fixed16, pingpong,
+#     transpose) as its Makefile does with CC=tempi-cc (MAINBUILD's tempi-cc -show rewrites,
+#     this build's flags and libtempi; the generated GPU kernels are not built) and as with mpicc,
+#     runs both as the test does and compares exit codes and result lines (timings left out).
+# Exit status: non-zero on a build failure, a failing test, a rewrite_*, corpus or example
+# program whose output differs from its unmodified build's, or any sanitizer report (UBSan and
+# ASan abort the process, so the test fails; the rewrite_*, corpus and examples' logs are also
+# searched for a report).
 #
 # gcc, not clang: libtempi.so is linked with -Wl,--no-undefined, which needs the sanitizer
 # runtimes linked into shared objects too (gcc links the shared libasan/libubsan; clang does not).
@@ -42,7 +48,7 @@
 # every runtime_* and reliability_* test with a rank count, not the unit tests' placeholders);
 # SANITIZE_EXCLUDE, a ctest -E regex (default below); SANITIZE_EXAMPLES, the ctest -R regex over the
 # examples' tests (default every example-*-host test; empty: none); SANITIZE_CORPUS=0 leaves the
-# programs corpus out.
+# programs corpus out, SANITIZE_EXAMPLES_TEMPI_CC=0 the examples built through tempi-cc.
 set -euo pipefail
 BUILD=${1:?usage: test/fuzz/sanitize-runtime.sh BUILDDIR [MAINBUILD]}
 MAIN=${2:-}
@@ -180,15 +186,22 @@ else
     [ "$rwfail" -eq 0 ] || status=1
   fi
 fi
-# The programs corpus (header; test/fuzz/sanitize-corpus.sh), with the flags of this build.
-if [ "${SANITIZE_CORPUS:-1}" = 0 ]; then
-  echo "sanitize-runtime: SKIPPED the programs corpus: SANITIZE_CORPUS=0"
-elif [ -z "$MAIN" ]; then
-  echo "sanitize-runtime: SKIPPED the programs corpus: no main build directory (2nd argument)"
-elif ! SAN=$SAN DBG=$DBG JOBS=$JOBS "$ROOT/test/fuzz/sanitize-corpus.sh" "$BUILD" "$MAIN"; then
-  echo "sanitize-runtime: the programs corpus FAILED (the sanitize-corpus lines above name the programs)"
-  status=1
-fi
+# tempi_cc_part WHAT SCRIPT SWITCH: the programs MAINBUILD's tempi-cc rewrites, built with this
+# build's flags and libtempi and run by test/fuzz/SCRIPT (header), unless the variable named
+# SWITCH is 0 or there is no MAINBUILD (a line says so); its failure fails this test.
+tempi_cc_part() {
+  if [ "${!3:-1}" = 0 ]; then
+    echo "sanitize-runtime: SKIPPED $1: $3=0"
+  elif [ -z "$MAIN" ]; then
+    echo "sanitize-runtime: SKIPPED $1: no main build directory (2nd argument)"
+  elif ! SAN=$SAN DBG=$DBG JOBS=$JOBS "$ROOT/test/fuzz/$2" "$BUILD" "$MAIN"; then
+    echo "sanitize-runtime: $1 FAILED (the ${2%.sh} lines above name the programs)"
+    status=1
+  fi
+}
+tempi_cc_part "the programs corpus" sanitize-corpus.sh SANITIZE_CORPUS
+tempi_cc_part "the examples through tempi-cc" sanitize-examples.sh SANITIZE_EXAMPLES_TEMPI_CC
 echo "sanitize-runtime: $(echo $UNIT | wc -w) unit binaries, the MPI tests and examples above" \
-  "(ctest's count), $nrw rewrite_* programs and the corpus, status $status, $((SECONDS - t0)) s"
+  "(ctest's count), $nrw rewrite_* programs, the corpus and the examples through tempi-cc," \
+  "status $status, $((SECONDS - t0)) s"
 exit $status
