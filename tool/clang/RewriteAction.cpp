@@ -92,6 +92,52 @@ std::string quoteForLine(StringRef name) {
   return out + "\"";
 }
 
+/// The offset of the newline that ends the #include directive whose header name starts at
+/// `pos`: past the header name (`<a/*b.h>` holds no comment), a block comment that opens on the
+/// directive's line and closes on a later one (`#include <mpi.h> /* the MPI` ... `*/`), and
+/// backslash-newline splices. The plans go after it: inserted at the first newline, they would
+/// land inside the comment. StringRef::npos when the file ends first.
+size_t endOfIncludeLine(StringRef text, size_t pos) {
+  auto splice = [&](size_t at) { // a backslash ending a line: 2 (with LF) or 3 (CR LF), else 0
+    if (at >= text.size() || text[at] != '\\')
+      return size_t(0);
+    if (at + 1 < text.size() && text[at + 1] == '\n')
+      return size_t(2);
+    if (at + 2 < text.size() && text[at + 1] == '\r' && text[at + 2] == '\n')
+      return size_t(3);
+    return size_t(0);
+  };
+  if (pos < text.size() && (text[pos] == '<' || text[pos] == '"')) {
+    char close = text[pos] == '<' ? '>' : '"';
+    size_t end = text.find_first_of(close == '>' ? ">\n" : "\"\n", pos + 1);
+    if (end != StringRef::npos && text[end] == close)
+      pos = end + 1;
+  }
+  while (pos < text.size()) {
+    if (size_t n = splice(pos)) {
+      pos += n;
+      continue;
+    }
+    char c = text[pos];
+    if (c == '\n')
+      return pos;
+    if (c == '/' && pos + 1 < text.size() && text[pos + 1] == '*') {
+      size_t close = text.find("*/", pos + 2);
+      if (close == StringRef::npos)
+        return StringRef::npos;
+      pos = close + 2;
+      continue;
+    }
+    if (c == '/' && pos + 1 < text.size() && text[pos + 1] == '/') {
+      for (pos += 2; pos < text.size() && text[pos] != '\n';)
+        pos += splice(pos) ? splice(pos) : 1;
+      return pos < text.size() ? pos : StringRef::npos;
+    }
+    ++pos;
+  }
+  return StringRef::npos;
+}
+
 class RewriteConsumer : public ASTConsumer {
 public:
   RewriteConsumer(RewriteOptions opts, RewriteResult &result, const Preprocessor &pp,
@@ -215,20 +261,27 @@ public:
       }
     // The include and the plans go after the line that includes mpi.h, then #line. The plans
     // compile with the user's flags: a null pointer is `nullptr` in C++11 and later (`0` trips
-    // -Wzero-as-null-pointer-constant there), `0` in C and older C++.
-    const char *null = ctx.getLangOpts().CPlusPlus11 ? "nullptr" : "0";
+    // -Wzero-as-null-pointer-constant there), a static_cast in older C++ (where g++'s
+    // -Wzero-as-null-pointer-constant flags a bare `0` too, and -Wold-style-cast a C cast),
+    // `0` in C. `null` fills runtime_slot (void *), `nullPlan` a plan-array entry.
+    const LangOptions &lang = ctx.getLangOpts();
+    const char *null = lang.CPlusPlus11 ? "nullptr" : lang.CPlusPlus ? "static_cast<void *>(0)" : "0";
+    const char *nullPlan = lang.CPlusPlus11 ? "nullptr"
+                           : lang.CPlusPlus ? "static_cast<const tempi_static_plan *>(0)"
+                                            : "0";
     std::string block;
     unsigned offset = 0;
     if (analysis.includeAnchor.isValid()) {
       unsigned anchor = sm.getFileOffset(sm.getExpansionLoc(analysis.includeAnchor));
-      size_t eol = original.find('\n', anchor);
+      size_t eol = endOfIncludeLine(original, anchor);
       offset = eol == StringRef::npos ? original.size() : eol;
       block = "\n#include <tempi/tempi.h>\n";
       for (const StridedBlock &s : analysis.shapes)
         block += codegen::planDefinition(s, null) + "\n";
       for (const Analysis::PlanArray &p : analysis.planArrays)
-        block += codegen::planArrayDefinition(p.symbol, p.entries, null) + "\n";
-      block += lineDirective(sm, sm.getComposedLoc(main, anchor), 1);
+        block += codegen::planArrayDefinition(p.symbol, p.entries, nullPlan) + "\n";
+      // The line after the directive's last (a comment or splice may end it on a later line).
+      block += lineDirective(sm, sm.getComposedLoc(main, eol == StringRef::npos ? anchor : offset), 1);
       if (eol == StringRef::npos)
         block += "\n";
     } else {
@@ -236,7 +289,7 @@ public:
       for (const StridedBlock &s : analysis.shapes)
         block += codegen::planDefinition(s, null) + "\n";
       for (const Analysis::PlanArray &p : analysis.planArrays)
-        block += codegen::planArrayDefinition(p.symbol, p.entries, null) + "\n";
+        block += codegen::planArrayDefinition(p.symbol, p.entries, nullPlan) + "\n";
       block += lineDirective(sm, sm.getLocForStartOfFile(main), 0) + "\n";
     }
     if (llvm::Error err = reps.add(tooling::Replacement(repPath, offset, 0, block))) {

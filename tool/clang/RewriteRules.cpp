@@ -57,6 +57,13 @@ RewriteRuleWith<std::string> commCallRule(const Analysis &analysis) {
     auto isCall = callee(functionDecl(hasName(spec.name)));
     auto calleeRef = callee(ast_matchers::expr(ignoringParenImpCasts(declRefExpr().bind("fn"))));
     Stencil plans = run([a](const MatchFinder::MatchResult &r) -> llvm::Expected<std::string> {
+      // The argument of a datatype without a plan compiles with the user's flags, as the plans
+      // do (RewriteAction): `nullptr` in C++11 and later, a static_cast in older C++ (a C-style
+      // cast trips -Wold-style-cast, a bare 0 -Wzero-as-null-pointer-constant), a cast in C.
+      const LangOptions &lang = r.Context->getLangOpts();
+      const char *noPlan = lang.CPlusPlus11 ? ", nullptr"
+                           : lang.CPlusPlus ? ", static_cast<const tempi_static_plan *>(0)"
+                                            : ", (const tempi_static_plan *)0";
       std::string s;
       for (const DatatypeArg &arg : siteOf(*a, r).args) {
         if (arg.isArray) // the file-scope array of the elements' plans (RewriteAction)
@@ -64,7 +71,7 @@ RewriteRuleWith<std::string> commCallRule(const Analysis &analysis) {
         else if (arg.indexed()) // the plan chosen by the datatype's own index
           s += ", " + arg.plansSymbol + "[" + arg.indexText + "]";
         else
-          s += arg.hasPlan() ? ", &" + arg.planSymbol : ", (const tempi_static_plan *)0";
+          s += arg.hasPlan() ? ", &" + arg.planSymbol : noPlan;
       }
       return s;
     });
