@@ -1,9 +1,12 @@
 # test/fuzz/ctest.cmake: the fuzz and sanitizer tests, included from test/CMakeLists.txt.
 # The binaries are built by test/fuzz/build.sh with clang-22 (ASan + UBSan, libFuzzer), outside
 # the CMake toolchain so the main build keeps its own compiler and flags; target tempi_fuzz
-# (part of ALL) rebuilds them when passes/, runtime/mpitypes/, test/oracle/, test/unit/passes/ or
-# test/fuzz/ change. Tests (label "sanitize"; all fail on any finding):
+# (part of ALL) rebuilds them when passes/, runtime/mpitypes/, test/oracle/, test/unit/passes/,
+# test/fuzz/ or, where the Clang tools are built, tool/clang/ and tool/codegen/ change (the front
+# end's target fuzz_frontend links their sources, instrumented, with the installed LLVM/Clang 22
+# libraries). Tests (label "sanitize"; all fail on any finding):
 #   fuzz-smoke        each libFuzzer target 20 s after replaying test/fuzz/regressions/
+#                     (fuzz_frontend among them where the Clang tools are built)
 #   sanitize-passes   every passes/ unit test (test/unit/passes) in one ASan+UBSan+LSan binary
 #   sanitize-oracle   tempi-check-types --count 2000 and every fixed case under ASan + UBSan
 #   sanitize-runtime  libtempi's host side (NoDevice and the fake device layer), the runtime unit
@@ -15,8 +18,10 @@
 #                     flags against its libtempi and runs them as rewrite_*-npN does (skipped,
 #                     with a line saying so, where this build has no rewrite_* tests), and the
 #                     programs corpus (test/programs) rewritten by this build's tempi-cc, compared
-#                     with the unmodified programs (test/fuzz/sanitize-corpus.sh); the examples'
-#                     host-buffer tests (example-*-host) run in that build's ctest
+#                     with the unmodified programs (test/fuzz/sanitize-corpus.sh), and the examples
+#                     compiled as their Makefiles do with this build's tempi-cc, compared with
+#                     their mpicc builds (test/fuzz/sanitize-examples.sh); the examples'
+#                     host-buffer tests (example-*-host) also run in that build's ctest
 #   sanitize-tools    the Clang tools (tempi-rewrite, tempi-lint, tempi-cc, ...) and the front
 #                     end's unit tests under ASan + UBSan + LSan, with the lit suites rewrite, lint,
 #                     driver and codegen run against them: test/fuzz/sanitize-tools.sh, its own
@@ -75,8 +80,20 @@ file(GLOB _fz_deps CONFIGURE_DEPENDS
 set(_fz_outs ${_fz_bin}/fuzz_expr_text ${_fz_bin}/fuzz_ir_text ${_fz_bin}/fuzz_canonicalize
              ${_fz_bin}/fuzz_decoder
              ${_fz_bin}/sanitize_passes ${_fz_bin}/sanitize_oracle)
+# fuzz_frontend: where tempi-rewrite is built, LLVM/Clang 22's libraries are there; build.sh takes
+# them from the same prefix (LLVM_CONFIG).
+set(_fz_llvm_config "")
+if(TARGET tempi-rewrite)
+  file(GLOB _fz_fe_deps CONFIGURE_DEPENDS
+       ${_fz_root}/tool/clang/*.cpp ${_fz_root}/tool/clang/*.h
+       ${_fz_root}/tool/codegen/*.cpp ${_fz_root}/tool/codegen/*.h)
+  list(APPEND _fz_deps ${_fz_fe_deps})
+  list(APPEND _fz_outs ${_fz_bin}/fuzz_frontend)
+  set(_fz_llvm_config LLVM_CONFIG=${TEMPI_LLVM_PREFIX}/bin/llvm-config)
+endif()
 add_custom_command(OUTPUT ${_fz_outs}
-                   COMMAND ${CMAKE_COMMAND} -E env CXX=${TEMPI_FUZZ_CXX} ${_fz_src}/build.sh ${_fz_bin}
+                   COMMAND ${CMAKE_COMMAND} -E env CXX=${TEMPI_FUZZ_CXX} ${_fz_llvm_config}
+                           ${_fz_src}/build.sh ${_fz_bin}
                    DEPENDS ${_fz_deps}
                    COMMENT "Building the fuzz targets and sanitizer test binaries (test/fuzz/build.sh)"
                    USES_TERMINAL)
@@ -87,6 +104,6 @@ add_test(NAME fuzz-smoke COMMAND ${_fz_src}/run.sh 20 ${_fz_bin})
 add_test(NAME sanitize-passes COMMAND ${_fz_bin}/sanitize_passes)
 add_test(NAME sanitize-oracle COMMAND ${_fz_src}/sanitize-oracle.sh ${_fz_bin} 2000)
 set_tests_properties(fuzz-smoke sanitize-passes PROPERTIES ENVIRONMENT "${_fz_env}")
-set_tests_properties(fuzz-smoke PROPERTIES LABELS "sanitize;fuzz" TIMEOUT 150)
+set_tests_properties(fuzz-smoke PROPERTIES LABELS "sanitize;fuzz" TIMEOUT 240)
 set_tests_properties(sanitize-passes PROPERTIES LABELS sanitize TIMEOUT 120)
 set_tests_properties(sanitize-oracle PROPERTIES LABELS "sanitize;mpi" TIMEOUT 180)

@@ -4,12 +4,14 @@
 #   OUTDIR/expr  TypeExpr text lines (MPI_..., vector(...), subarray(...), ...)  for fuzz_expr_text
 #   OUTDIR/ir    TypeIR text lines (dense/stream/seq ...)                       for fuzz_ir_text
 #   OUTDIR/canon a few fixed byte strings (every combiner at depth 1..3)        for fuzz_canonicalize
+#   OUTDIR/c     the C inputs of the rewrite lit suite (test/rewrite/*.c) without their lit lines
+#                (// RUN:, // CHECK:, ...)                                  for fuzz_frontend
 # plus test/fuzz/regressions/<target>/* (inputs of past findings) copied into the matching corpus.
 set -euo pipefail
 OUT=${1:?usage: test/fuzz/make-seeds.sh OUTDIR}
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
-mkdir -p "$OUT/expr" "$OUT/ir" "$OUT/canon"
+mkdir -p "$OUT/expr" "$OUT/ir" "$OUT/canon" "$OUT/c"
 shopt -s nullglob
 SRC=("$ROOT"/test/passes/*.test "$ROOT"/docs/passes/*.md "$ROOT"/docs/*.md /dev/null)
 n=0
@@ -27,10 +29,13 @@ for depth in 1 2 3; do
       > "$OUT/canon/seed-$depth-$op"
   done
 done
-for t in expr:fuzz_expr_text ir:fuzz_ir_text canon:fuzz_canonicalize; do
+for f in "$ROOT"/test/rewrite/*.c; do
+  grep -v -E '^// [A-Z][A-Z0-9-]*:' "$f" > "$OUT/c/$(basename "$f")" || true
+done
+for t in expr:fuzz_expr_text ir:fuzz_ir_text canon:fuzz_canonicalize c:fuzz_frontend; do
   d=${t%%:*} target=${t#*:}
   if [ -d "$HERE/regressions/$target" ]; then
     cp "$HERE/regressions/$target"/* "$OUT/$d/" 2>/dev/null || true
   fi
 done
-echo "make-seeds.sh: $(ls "$OUT/expr" | wc -l) expr, $(ls "$OUT/ir" | wc -l) ir, $(ls "$OUT/canon" | wc -l) canon seeds in $OUT"
+echo "make-seeds.sh: $(ls "$OUT/expr" | wc -l) expr, $(ls "$OUT/ir" | wc -l) ir, $(ls "$OUT/canon" | wc -l) canon, $(ls "$OUT/c" | wc -l) C seeds in $OUT"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test/fuzz/run.sh SECONDS BINDIR [TARGET...]: replays every committed regression input, then runs
 # each libFuzzer target (built by build.sh into BINDIR) for SECONDS seconds on its corpus
-# (BINDIR/corpus/<target>, seeded by make-seeds.sh, kept between runs). Prints one line per
+# (BINDIR/corpus/<target>, seeded by make-seeds.sh, kept between runs; fuzz_frontend, built where
+# LLVM/Clang 22 is found, with the dictionary fuzz_frontend.dict). Prints one line per
 # target: executions, corpus size, findings. Findings (crash, sanitizer report, failed check,
 # timeout over 10 s, memory over 2 GiB) are saved as BINDIR/findings/<target>-*.
 # Exit status: 0 when no target found anything, 1 when any did, 2 on a usage/build problem.
@@ -14,12 +15,15 @@ TARGETS=("$@")
 if [ ${#TARGETS[@]} -eq 0 ]; then
   TARGETS=(fuzz_expr_text fuzz_ir_text fuzz_canonicalize)
   [ -x "$BIN/fuzz_decoder" ] && TARGETS+=(fuzz_decoder) # built only where mpicc was found
+  [ -x "$BIN/fuzz_frontend" ] && TARGETS+=(fuzz_frontend) # only where LLVM/Clang 22 was found
 fi
 # fuzz_decoder reads the same byte format as fuzz_canonicalize.
-declare -A SEEDS=([fuzz_expr_text]=expr [fuzz_ir_text]=ir [fuzz_canonicalize]=canon [fuzz_decoder]=canon)
+declare -A SEEDS=([fuzz_expr_text]=expr [fuzz_ir_text]=ir [fuzz_canonicalize]=canon [fuzz_decoder]=canon
+  [fuzz_frontend]=c)
 # MPICH and UCX keep allocations to the end of the process, and UCX's mmap hooks crash under
 # ASan (as in sanitize-oracle.sh): no leak checks and no hooks in the MPI target.
-declare -A EXTRA=([fuzz_decoder]=-detect_leaks=0)
+# fuzz_frontend: MPI tokens and C idioms as its dictionary (its inputs are C sources).
+declare -A EXTRA=([fuzz_decoder]=-detect_leaks=0 [fuzz_frontend]=-dict=$HERE/fuzz_frontend.dict)
 declare -A ENVS=([fuzz_decoder]="ASAN_OPTIONS=detect_leaks=0 UCX_MEM_MMAP_HOOK_MODE=none")
 "$HERE/make-seeds.sh" "$BIN/seeds" >/dev/null || exit 2
 mkdir -p "$BIN/findings" "$BIN/logs"
