@@ -10,7 +10,7 @@ if(TARGET tempi-rewrite AND TARGET tempi)
   set(tempi_rewrite_e2e
       rewrite_halo3d.c:7 rewrite_transpose.c:1 rewrite_struct_fields.c:1
       rewrite_fortran_subarray.c:1 rewrite_class_types.cpp:1 rewrite_alltoallw.c:4
-      rewrite_check_macro.c:1)
+      rewrite_check_macro.c:2)
   if(TEMPI_MPI_HAS_LARGE_COUNT) # from large_count.cmake, included before this file (sorted glob)
     list(APPEND tempi_rewrite_e2e rewrite_large_count.c:1)
   endif()

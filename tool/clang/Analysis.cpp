@@ -223,7 +223,7 @@ void indexedArg(DatatypeArg &da, const Expr *arg, const CallExpr *call, Point at
 } // namespace
 
 bool CallSite::rewritten() const {
-  if (!editable || !siteWhy.reason.empty())
+  if ((!editable && !namePassed) || !siteWhy.reason.empty())
     return false;
   if (spec->datatypeArrays)
     for (const DatatypeArg &a : args)
@@ -352,9 +352,31 @@ const UnexpandedMacroArgs::Use *UnexpandedMacroArgs::find(SourceLocation spellin
 }
 
 namespace {
-/// Why the call of `s` (in a stringified macro argument) cannot be rewritten by defining its
-/// MPI name as a macro over the lines of its outermost macro invocation; "" when it can, with
-/// `out` set and the lines added to `taken`.
+/// Whether the callee of `call` is the name `name` written as a macro argument (through any
+/// number of macros, each time as an argument, never produced by a macro body), directly the
+/// callee (no parentheses around it), and spelled in the main file.
+bool nameIsMacroArgument(const CallExpr *call, const std::string &name, const SourceManager &sm,
+                         const LangOptions &lo) {
+  const auto *ref = dyn_cast<DeclRefExpr>(call->getCallee()->IgnoreImpCasts());
+  if (!ref || !ref->getLocation().isMacroID())
+    return false;
+  SourceLocation at = ref->getLocation();
+  for (int guard = 0; at.isMacroID(); ++guard) {
+    if (guard > 64 || !sm.isMacroArgExpansion(at))
+      return false;
+    at = sm.getImmediateSpellingLoc(at);
+  }
+  if (!sm.isInMainFile(at))
+    return false;
+  Token t;
+  if (Lexer::getRawToken(at, t, sm, lo, true) || !t.is(tok::raw_identifier))
+    return false;
+  return t.getRawIdentifier() == name;
+}
+
+/// Why the call of `s` (in a stringified macro argument, or whose name is passed to a macro)
+/// cannot be rewritten by defining its MPI name as a macro over the lines of its outermost macro
+/// invocation; "" when it can, with `out` set and the lines added to `taken`.
 std::string shadowRefusal(const CallSite &s, const std::vector<CallSite> &sites,
                           const SourceManager &sm, const LangOptions &lo, const Preprocessor *pp,
                           std::vector<std::pair<unsigned, unsigned>> &taken,
@@ -430,6 +452,7 @@ Analysis analyze(ASTContext &ctx, const Preprocessor *pp, const UnexpandedMacroA
   SendDeferral deferral(ctx);
   std::map<SourceLocation, size_t> siteAt;
   std::set<SourceLocation> headerCalls; // remarked once, however many instantiations
+  std::set<size_t> calledTwice;          // sites of a passed name the macro body calls twice
   for (auto [call, fn] : col.calls) {
     std::string name = calleeName(call);
     if (name.rfind("MPI_", 0) != 0)
@@ -504,13 +527,20 @@ Analysis analyze(ASTContext &ctx, const Preprocessor *pp, const UnexpandedMacroA
         sm.getFileID(nameRange->getBegin()) != sm.getFileID(parenRange->getBegin())) {
       site.editable = false;
       StringRef macro = Lexer::getImmediateMacroName(call->getBeginLoc(), sm, lo);
-      site.siteWhy = {"the call is spelled inside the definition of macro '" + macro.str() + "'",
-                      call->getBeginLoc()};
+      std::string why = "the call is spelled inside the definition of macro '" + macro.str() + "'";
+      // `MPI_CALL(MPI_Send, ...)` with `fn(__VA_ARGS__)` in the body: may be shadowed.
+      if (nameIsMacroArgument(call, name, sm, lo)) {
+        site.namePassed = true;
+        site.shadowWhy = why;
+      } else {
+        site.siteWhy = {why, call->getBeginLoc()};
+      }
     }
     // A call whose edited tokens (its name, its closing parenthesis) are spelled in a macro
     // argument that the macro also stringifies or pastes: the program would see the rewritten
     // text (`TRACE(MPI_Send(...))` printing "tempi_Send(..., &tempi_gen_plan_...)").
-    if (unexpanded && site.siteWhy.reason.empty()) {
+    // (Not for a name passed to a macro: the shadow leaves `#fn` and `fn ## x` as written.)
+    if (unexpanded && site.siteWhy.reason.empty() && !site.namePassed) {
       const UnexpandedMacroArgs::Use *u =
           unexpanded->find(sm.getSpellingLoc(call->getCallee()->getExprLoc()));
       if (!u)
@@ -531,7 +561,7 @@ Analysis analyze(ASTContext &ctx, const Preprocessor *pp, const UnexpandedMacroA
                                 "the shadow first)",
                           call->getBeginLoc()};
         else
-          site.stringifiedWhy = why;
+          site.shadowWhy = why;
       }
     }
     for (int idx : spec->datatypeArgs) {
@@ -594,6 +624,10 @@ Analysis analyze(ASTContext &ctx, const Preprocessor *pp, const UnexpandedMacroA
       out.sites.push_back(std::move(site));
     } else {
       CallSite &prev = out.sites[it->second];
+      // One name passed to a macro whose body calls it twice: two calls, one site (template
+      // instantiations of one call share its locations).
+      if (prev.namePassed && call->getRParenLoc() != prev.call->getRParenLoc())
+        calledTwice.insert(it->second);
       for (size_t i = 0; i < prev.args.size() && i < site.args.size(); ++i)
         if (!sameOutcome(prev.args[i], site.args[i]) && prev.siteWhy.reason.empty())
           prev.siteWhy = {"the call's datatypes differ between template instantiations",
@@ -604,17 +638,22 @@ Analysis analyze(ASTContext &ctx, const Preprocessor *pp, const UnexpandedMacroA
     }
     out.siteOf[call] = it->second;
   }
-  // Stringified calls: shadowed where safe (CallSite::shadow), else left alone with the reason.
+  // Stringified calls and names passed to a macro: shadowed where safe (CallSite::shadow), else
+  // left alone with the reason.
   std::vector<std::pair<unsigned, unsigned>> shadowedLines;
-  for (CallSite &s : out.sites) {
-    if (s.stringifiedWhy.empty() || !s.rewritten())
+  for (size_t i = 0; i < out.sites.size(); ++i) {
+    CallSite &s = out.sites[i];
+    if (s.shadowWhy.empty() || !s.rewritten())
       continue;
     CallSite::Shadow sh;
-    std::string refusal = shadowRefusal(s, out.sites, sm, lo, pp, shadowedLines, sh);
+    std::string refusal =
+        calledTwice.count(i)
+            ? "another call of " + std::string(s.spec->name) + " is on its lines"
+            : shadowRefusal(s, out.sites, sm, lo, pp, shadowedLines, sh);
     if (refusal.empty())
       s.shadow = sh;
     else
-      s.siteWhy = {s.stringifiedWhy + " (and it cannot be shadowed by a macro: " + refusal + ")",
+      s.siteWhy = {s.shadowWhy + " (and it cannot be shadowed by a macro: " + refusal + ")",
                    s.call->getBeginLoc()};
   }
   auto addShape = [&out](const StridedBlock &shape) {

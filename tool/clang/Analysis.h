@@ -7,7 +7,8 @@
 /// location of its callee name, so a call in a C++ template yields one site whatever the number
 /// of instantiations (and is only rewritten when every instantiation resolves to the same
 /// shapes), and a call inside a macro argument (MPI_CHECK(MPI_Send(...))) is rewritten where it
-/// is spelled. A call spelled inside a macro definition is never rewritten.
+/// is spelled. A call spelled inside a macro definition is rewritten only when its callee name is
+/// passed to the macro as an argument (through a shadow macro, CallSite::shadow).
 #pragma once
 
 #include "tool/clang/Flow.h"
@@ -77,15 +78,20 @@ struct CallSite {
   std::vector<DatatypeArg> args;
   bool editable = true;  ///< false when the call is spelled inside a macro definition
   Unresolved siteWhy;    ///< why the whole call is left alone (macro, instantiations differ)
-  /// Set when the call is spelled in a macro argument that the macro stringifies
-  /// (`#define CHECK(c) ... #c ...`): why editing the call's text would be wrong. Such a call is
-  /// rewritten through `shadow` instead when that is safe, else left alone for this reason.
-  std::string stringifiedWhy;
-  /// The lines of the outermost macro invocation around a stringified call: the rewrite defines
+  /// Set when the call's text cannot be edited but the call may be rewritten through `shadow`
+  /// instead (left alone for this reason when that is not safe): the call is spelled in a macro
+  /// argument that the macro stringifies (`#define CHECK(c) ... #c ...`), so editing it would
+  /// change that text; or (`namePassed`) only the callee's name is spelled in a macro argument
+  /// and the call's parentheses are in the macro's body (`#define MPI_CALL(fn, ...)
+  /// fn(__VA_ARGS__)`, `MPI_CALL(MPI_Send, ...)`), where no edit can reach them.
+  std::string shadowWhy;
+  /// The callee name alone is a macro argument (see shadowWhy); `editable` is false then.
+  bool namePassed = false;
+  /// The lines of the outermost macro invocation around such a call: the rewrite defines
   /// the MPI name as a function-like macro before them (`#define MPI_Send(...)
   /// tempi_Send(__VA_ARGS__, &plan)`, then `#line`) and undefines it after, so the expanded call
-  /// reaches TEMPI while `#c` still reads as written. Set only when no other call of that name is
-  /// expanded on those lines, the name is no macro, and the lines hold no directive.
+  /// reaches TEMPI while `#c` (or `#fn`) still reads as written. Set only when no other call of
+  /// that name is expanded on those lines, the name is no macro, and the lines hold no directive.
   struct Shadow {
     clang::SourceLocation firstLine, lastLine; ///< the start of each line
   };
@@ -93,7 +99,8 @@ struct CallSite {
   /// Sends with a deferred entry point (MPI_Isend, MPI_Issend) that have a plan: whether every
   /// instance is followed by a flush on every path (SendDeferral), and why or why not.
   std::optional<DeferralProof> deferral;
-  /// Rewritten when editable, no site-wide reason, and at least one datatype argument has a plan;
+  /// Rewritten when editable (or namePassed: then through `shadow`), no site-wide reason, and at
+  /// least one datatype argument has a plan;
   /// for the datatype-array calls also every element of every array argument is proven.
   bool rewritten() const;
   /// Rewritten into the deferred entry point (spec->deferredName).

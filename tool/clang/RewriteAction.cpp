@@ -165,20 +165,12 @@ public:
     std::string undefs, defines;
   };
 
-  /// Turns the edits of a shadowed call (the callee renamed, the plan arguments inserted before
-  /// its closing parenthesis) into `#define MPI_X(...) NEW(__VA_ARGS__ PLANS)` and `#line` at
-  /// the start of the invocation's first line, and `#undef MPI_X` and `#line` after its last,
-  /// added to `at` (by file offset); e's own edits are dropped. False when the edits are not of
-  /// that form.
-  bool shadowEdits(const SourceManager &sm, const CallSite &s, SiteEdit &e,
+  /// Rewrites a shadowed call (SiteEdit::shadow, no replacements): `#define MPI_X(...)
+  /// NEW(__VA_ARGS__ PLANS)` and `#line` at the start of the invocation's first line, and
+  /// `#undef MPI_X` and `#line` after its last, added to `at` (by file offset).
+  void shadowEdits(const SourceManager &sm, const SiteEdit &e,
                    std::map<unsigned, LineStartText> &at) const {
-    if (e.replacements.size() != 2)
-      return false;
-    const tooling::Replacement *rename = nullptr, *insert = nullptr;
-    for (const tooling::Replacement &r : e.replacements)
-      (r.getLength() ? rename : insert) = &r;
-    if (!rename || !insert)
-      return false;
+    const CallSite &s = *e.shadow;
     const std::string name = s.spec->name;
     StringRef buf = sm.getBufferData(sm.getFileID(s.shadow->lastLine));
     size_t after = buf.find('\n', sm.getFileOffset(s.shadow->lastLine));
@@ -189,15 +181,10 @@ public:
     } else {
       ++after;
     }
-    std::string define = "#define " + name + "(...) " + rename->getReplacementText().str() +
-                         "(__VA_ARGS__" + insert->getReplacementText().str() + ")\n" +
-                         lineDirective(sm, s.shadow->firstLine, 0) + "\n";
-    e.explanation += "; through a macro that shadows " + name + " on the lines of its macro "
-                     "invocation, which stringifies the call";
+    std::string define = "#define " + name + "(...) " + e.newName + "(__VA_ARGS__" + e.plans +
+                         ")\n" + lineDirective(sm, s.shadow->firstLine, 0) + "\n";
     at[sm.getFileOffset(s.shadow->firstLine)].defines += define;
     at[static_cast<unsigned>(after)].undefs += undef;
-    e.replacements.clear();
-    return true;
   }
 
   void HandleTranslationUnit(ASTContext &ctx) override {
@@ -222,27 +209,16 @@ public:
       result_.text = original.str();
       return;
     }
-    // Calls in stringified macro arguments are rewritten through a shadow macro (Analysis.h,
-    // CallSite::shadow): their text edits become a #define before and an #undef after.
-    std::map<unsigned, const CallSite *> shadowAt; // by the callee name's file offset
-    for (const CallSite &s : analysis.sites)
-      if (s.shadow)
-        shadowAt[sm.getFileOffset(sm.getSpellingLoc(s.call->getCallee()->getExprLoc()))] = &s;
+    // Calls in stringified macro arguments, and calls whose name is passed to a macro, are
+    // rewritten through a shadow macro (Analysis.h, CallSite::shadow): a #define before the
+    // lines of the macro invocation and an #undef after.
     tooling::Replacements reps;
     std::map<unsigned, LineStartText> lineStarts;
-    const std::string repPath = edits->front().replacements.front().getFilePath().str();
+    const std::string repPath =
+        tooling::Replacement(sm, sm.getLocForStartOfFile(main), 0, "").getFilePath().str();
     for (SiteEdit &e : *edits) {
-      const CallSite *shadowed = nullptr;
-      for (const tooling::Replacement &r : e.replacements)
-        if (auto it = shadowAt.find(r.getOffset()); r.getLength() && it != shadowAt.end())
-          shadowed = it->second;
-      if (shadowed && !shadowEdits(sm, *shadowed, e, lineStarts)) {
-        diags.Report(e.loc, errId) << "tempi-rewrite: internal error: the edits of a call in a "
-                                      "stringified macro argument are not a rename and an "
-                                      "insertion";
-        result_.ok = false;
-        return;
-      }
+      if (e.shadow)
+        shadowEdits(sm, e, lineStarts);
       for (const tooling::Replacement &r : e.replacements)
         if (llvm::Error err = reps.add(r)) {
           diags.Report(e.loc, errId) << ("tempi-rewrite: conflicting edits: " +

@@ -22,14 +22,10 @@ namespace tempi::frontend {
 
 namespace {
 
-AST_MATCHER_P(CallExpr, isRewrittenSite, const Analysis *, analysis) {
+/// A site whose text the rule edits: rewritten, and not through a shadow macro (collectEdits).
+AST_MATCHER_P(CallExpr, isEditedSite, const Analysis *, analysis) {
   const CallSite *s = analysis->siteFor(&Node);
-  return s && s->rewritten();
-}
-
-AST_MATCHER_P(CallExpr, isDeferredSite, const Analysis *, analysis) {
-  const CallSite *s = analysis->siteFor(&Node);
-  return s && s->deferred();
+  return s && s->rewritten() && !s->shadow;
 }
 
 const CallSite &siteOf(const Analysis &a, const MatchFinder::MatchResult &r) {
@@ -50,89 +46,89 @@ RangeSelector closingParen() {
 
 } // namespace
 
+std::string rewrittenName(const CallSite &site) {
+  return site.deferred() ? site.spec->deferredName : site.spec->tempiName;
+}
+
+std::string planArguments(const CallSite &site, const LangOptions &lang) {
+  // The argument of a datatype without a plan compiles with the user's flags, as the plans
+  // do (RewriteAction): `nullptr` in C++11 and later, a static_cast in older C++ (a C-style
+  // cast trips -Wold-style-cast, a bare 0 -Wzero-as-null-pointer-constant), a cast in C.
+  const char *noPlan = lang.CPlusPlus11 ? ", nullptr"
+                       : lang.CPlusPlus ? ", static_cast<const tempi_static_plan *>(0)"
+                                        : ", (const tempi_static_plan *)0";
+  std::string s;
+  for (const DatatypeArg &arg : site.args) {
+    if (arg.isArray) // the file-scope array of the elements' plans (RewriteAction)
+      s += ", " + arg.plansSymbol;
+    else if (arg.indexed()) // the plan chosen by the datatype's own index
+      s += ", " + arg.plansSymbol + "[" + arg.indexText + "]";
+    else
+      s += arg.hasPlan() ? ", &" + arg.planSymbol : noPlan;
+  }
+  return s;
+}
+
+std::string rewriteExplanation(const CallSite &site) {
+  std::string s = std::string(site.spec->name) + " -> " + rewrittenName(site) + ":";
+  for (const DatatypeArg &arg : site.args) {
+    if (arg.isArray || arg.indexed()) {
+      if (arg.indexed())
+        s += " '" + arg.spelling + "' takes its plan by the same index, " + arg.plansSymbol +
+             "[" + arg.indexText + "]";
+      else
+        s += " '" + arg.spelling + "' has plans " + arg.plansSymbol;
+      if (arg.isArray && &arg != &site.args.front() &&
+          arg.spelling == site.args.front().spelling &&
+          arg.plansSymbol == site.args.front().plansSymbol) {
+        s += " (the same array);"; // sendtypes and recvtypes are one array
+        continue;
+      }
+      s += " {";
+      for (size_t k = 0; k < arg.elements.size(); ++k) {
+        const DatatypeArg &el = arg.elements[k];
+        s += (k ? "; " : "") + el.spelling + ": ";
+        if (el.hasPlan())
+          s += printExpr(*el.expr) + ", canonical " + printStrided(*el.shape) + ", plan " +
+               el.planSymbol;
+        else if (el.predefined)
+          s += printExpr(*el.expr) + ", predefined, no plan";
+        else
+          s += printExpr(*el.expr) + ", no static plan (" + el.why.reason + ")";
+      }
+      s += "};";
+      continue;
+    }
+    s += " '" + arg.spelling + "'";
+    if (arg.hasPlan())
+      s += " holds " + printExpr(*arg.expr) + ", canonical " + printStrided(*arg.shape) +
+           ", plan " + arg.planSymbol + ";";
+    else
+      s += " has no static plan (" + arg.why.reason + ");";
+  }
+  if (site.deferred())
+    s += " deferred: " + site.deferral->detail + ";";
+  if (!s.empty() && s.back() == ';')
+    s.pop_back();
+  return s;
+}
+
 RewriteRuleWith<std::string> commCallRule(const Analysis &analysis) {
   const Analysis *a = &analysis;
-  std::vector<RewriteRuleWith<std::string>> cases;
-  for (const CommCallSpec &spec : allCommCalls()) {
-    auto isCall = callee(functionDecl(hasName(spec.name)));
-    auto calleeRef = callee(ast_matchers::expr(ignoringParenImpCasts(declRefExpr().bind("fn"))));
-    Stencil plans = run([a](const MatchFinder::MatchResult &r) -> llvm::Expected<std::string> {
-      // The argument of a datatype without a plan compiles with the user's flags, as the plans
-      // do (RewriteAction): `nullptr` in C++11 and later, a static_cast in older C++ (a C-style
-      // cast trips -Wold-style-cast, a bare 0 -Wzero-as-null-pointer-constant), a cast in C.
-      const LangOptions &lang = r.Context->getLangOpts();
-      const char *noPlan = lang.CPlusPlus11 ? ", nullptr"
-                           : lang.CPlusPlus ? ", static_cast<const tempi_static_plan *>(0)"
-                                            : ", (const tempi_static_plan *)0";
-      std::string s;
-      for (const DatatypeArg &arg : siteOf(*a, r).args) {
-        if (arg.isArray) // the file-scope array of the elements' plans (RewriteAction)
-          s += ", " + arg.plansSymbol;
-        else if (arg.indexed()) // the plan chosen by the datatype's own index
-          s += ", " + arg.plansSymbol + "[" + arg.indexText + "]";
-        else
-          s += arg.hasPlan() ? ", &" + arg.planSymbol : noPlan;
-      }
-      return s;
-    });
-    auto explain = [a](std::string from, std::string to) {
-      return run([a, from, to](const MatchFinder::MatchResult &r) -> llvm::Expected<std::string> {
-        const CallSite &site = siteOf(*a, r);
-        std::string s = from + " -> " + to + ":";
-        for (const DatatypeArg &arg : site.args) {
-          if (arg.isArray || arg.indexed()) {
-            if (arg.indexed())
-              s += " '" + arg.spelling + "' takes its plan by the same index, " + arg.plansSymbol +
-                   "[" + arg.indexText + "]";
-            else
-              s += " '" + arg.spelling + "' has plans " + arg.plansSymbol;
-            if (arg.isArray && &arg != &site.args.front() &&
-                arg.spelling == site.args.front().spelling &&
-                arg.plansSymbol == site.args.front().plansSymbol) {
-              s += " (the same array);"; // sendtypes and recvtypes are one array
-              continue;
-            }
-            s += " {";
-            for (size_t k = 0; k < arg.elements.size(); ++k) {
-              const DatatypeArg &el = arg.elements[k];
-              s += (k ? "; " : "") + el.spelling + ": ";
-              if (el.hasPlan())
-                s += printExpr(*el.expr) + ", canonical " + printStrided(*el.shape) + ", plan " +
-                     el.planSymbol;
-              else if (el.predefined)
-                s += printExpr(*el.expr) + ", predefined, no plan";
-              else
-                s += printExpr(*el.expr) + ", no static plan (" + el.why.reason + ")";
-            }
-            s += "};";
-            continue;
-          }
-          s += " '" + arg.spelling + "'";
-          if (arg.hasPlan())
-            s += " holds " + printExpr(*arg.expr) + ", canonical " + printStrided(*arg.shape) +
-                 ", plan " + arg.planSymbol + ";";
-          else
-            s += " has no static plan (" + arg.why.reason + ");";
-        }
-        if (site.deferred())
-          s += " deferred: " + site.deferral->detail + ";";
-        if (!s.empty() && s.back() == ';')
-          s.pop_back();
-        return s;
-      });
-    };
-    // A proven send goes to the deferred entry point; applyFirst takes this case first.
-    if (spec.deferredName)
-      cases.push_back(makeRule(callExpr(isCall, calleeRef, isRewrittenSite(a), isDeferredSite(a)).bind("call"),
-                               {changeTo(name("fn"), cat(spec.deferredName)),
-                                insertBefore(closingParen(), plans)},
-                               explain(spec.name, spec.deferredName)));
-    cases.push_back(makeRule(callExpr(isCall, calleeRef, isRewrittenSite(a)).bind("call"),
-                             {changeTo(name("fn"), cat(spec.tempiName)),
-                              insertBefore(closingParen(), plans)},
-                             explain(spec.name, spec.tempiName)));
-  }
-  return applyFirst(cases);
+  // The texts come from the site (rewrittenName, planArguments, rewriteExplanation), which the
+  // shadow macros of collectEdits use too.
+  Stencil newName = run([a](const MatchFinder::MatchResult &r) -> llvm::Expected<std::string> {
+    return rewrittenName(siteOf(*a, r));
+  });
+  Stencil plans = run([a](const MatchFinder::MatchResult &r) -> llvm::Expected<std::string> {
+    return planArguments(siteOf(*a, r), r.Context->getLangOpts());
+  });
+  Stencil explain = run([a](const MatchFinder::MatchResult &r) -> llvm::Expected<std::string> {
+    return rewriteExplanation(siteOf(*a, r));
+  });
+  auto calleeRef = callee(ast_matchers::expr(ignoringParenImpCasts(declRefExpr().bind("fn"))));
+  return makeRule(callExpr(calleeRef, isEditedSite(a)).bind("call"),
+                  {changeTo(name("fn"), newName), insertBefore(closingParen(), plans)}, explain);
 }
 
 llvm::Expected<std::vector<SiteEdit>> collectEdits(ASTContext &ctx, const Analysis &analysis) {
@@ -172,14 +168,30 @@ llvm::Expected<std::vector<SiteEdit>> collectEdits(ASTContext &ctx, const Analys
   t.registerMatchers(&finder);
   // The rule only matches rewritten sites, so run it on those calls alone instead of traversing
   // the whole translation unit (this keeps tempi-rewrite within 1.5x of clang -fsyntax-only).
-  for (const CallSite &site : analysis.sites)
-    if (site.rewritten())
+  for (const CallSite &site : analysis.sites) {
+    if (!site.rewritten())
+      continue;
+    if (!site.shadow) {
       finder.match(*site.call, ctx);
+      continue;
+    }
+    // No text edit: RewriteAction defines the shadow macro from the same texts the rule uses.
+    SiteEdit e;
+    e.loc = sm.getFileLoc(site.call->getCallee()->getExprLoc());
+    e.explanation = rewriteExplanation(site) + "; through a macro that shadows " +
+                    site.spec->name + " on the lines of its macro invocation" +
+                    (site.namePassed ? " (the name is passed to the macro)"
+                                     : ", which stringifies the call");
+    e.shadow = &site;
+    e.newName = rewrittenName(site);
+    e.plans = planArguments(site, ctx.getLangOpts());
+    edits.push_back(std::move(e));
+  }
   if (failed)
     return std::move(err);
   llvm::consumeError(std::move(err));
-  std::sort(edits.begin(), edits.end(), [](const SiteEdit &x, const SiteEdit &y) {
-    return x.replacements[0].getOffset() < y.replacements[0].getOffset();
+  std::sort(edits.begin(), edits.end(), [&sm](const SiteEdit &x, const SiteEdit &y) {
+    return sm.getFileOffset(x.loc) < sm.getFileOffset(y.loc);
   });
   return edits;
 }
