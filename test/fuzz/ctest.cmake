@@ -24,7 +24,7 @@
 #                     host-buffer tests (example-*-host) also run in that build's ctest
 #   sanitize-tools    the Clang tools (tempi-rewrite, tempi-lint, tempi-cc, ...) and the front
 #                     end's unit tests under ASan + UBSan + LSan, with the lit suites rewrite, lint,
-#                     driver and codegen run against them: test/fuzz/sanitize-tools.sh, its own
+#                     driver, codegen and passes run against them: test/fuzz/sanitize-tools.sh, its own
 #                     gcc build folder (<build>/test/sanitize-tools, incremental); label "tool"
 #   fuzz-rewrite      the front end's mutation fuzzer (mutate-rewrite.py: not coverage-guided):
 #                     60 mutants of test/rewrite/*.c through tempi-rewrite, no crash or hang,

@@ -6,7 +6,7 @@
 # -fno-sanitize-recover=all, without CUDA, builds tempi-rewrite, tempi-lint, tempi-cc/tempi-cxx,
 # tempi-gen, tempi-opt and the front end's unit tests, and runs
 #   - tool_frontend_test (LeakSanitizer on),
-#   - the lit suites rewrite, lint, driver and codegen against BUILDDIR's tools (LeakSanitizer
+#   - the lit suites rewrite, lint, driver, codegen and passes against BUILDDIR's tools (LeakSanitizer
 #     on too: the tools free what they allocate, or the run fails), except driver/install.test,
 #     which installs the whole project and so needs libtempi, built here without the runtime.
 # LLVM and Clang's own libraries are not instrumented: a report names TEMPI's code or a bug at
@@ -40,6 +40,6 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 status=0
 "$BUILD/bin/tool_frontend_test" --gtest_brief=1 || status=1
 LIT_FILTER_OUT='driver/install\.test' "$LIT" -s "$BUILD/test/rewrite" "$BUILD/test/lint" \
-  "$BUILD/test/driver" "$BUILD/test/codegen" || status=1
+  "$BUILD/test/driver" "$BUILD/test/codegen" "$BUILD/test/passes" || status=1
 echo "sanitize-tools: $([ $status = 0 ] && echo clean || echo FAILED) in $((SECONDS - t0)) s"
 exit $status
