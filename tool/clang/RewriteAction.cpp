@@ -168,7 +168,7 @@ public:
   /// Rewrites a shadowed call (SiteEdit::shadow, no replacements): `#define MPI_X(...)
   /// NEW(__VA_ARGS__ PLANS)` and `#line` at the start of the invocation's first line, and
   /// `#undef MPI_X` and `#line` after its last, added to `at` (by file offset).
-  void shadowEdits(const SourceManager &sm, const SiteEdit &e,
+  void shadowEdits(const SourceManager &sm, const LangOptions &lang, const SiteEdit &e,
                    std::map<unsigned, LineStartText> &at) const {
     const CallSite &s = *e.shadow;
     const std::string name = s.spec->name;
@@ -181,8 +181,9 @@ public:
     } else {
       ++after;
     }
-    std::string define = "#define " + name + "(...) " + e.newName + "(__VA_ARGS__" + e.plans +
-                         ")\n" + lineDirective(sm, s.shadow->firstLine, 0) + "\n";
+    std::string define = "#define " + name + "(...) " + rewrittenName(s) + "(__VA_ARGS__" +
+                         planArguments(s, lang) + ")\n" +
+                         lineDirective(sm, s.shadow->firstLine, 0) + "\n";
     at[sm.getFileOffset(s.shadow->firstLine)].defines += define;
     at[static_cast<unsigned>(after)].undefs += undef;
   }
@@ -218,7 +219,7 @@ public:
         tooling::Replacement(sm, sm.getLocForStartOfFile(main), 0, "").getFilePath().str();
     for (SiteEdit &e : *edits) {
       if (e.shadow)
-        shadowEdits(sm, e, lineStarts);
+        shadowEdits(sm, ctx.getLangOpts(), e, lineStarts);
       for (const tooling::Replacement &r : e.replacements)
         if (llvm::Error err = reps.add(r)) {
           diags.Report(e.loc, errId) << ("tempi-rewrite: conflicting edits: " +
@@ -236,15 +237,11 @@ public:
         return;
       }
     // The include and the plans go after the line that includes mpi.h, then #line. The plans
-    // compile with the user's flags: a null pointer is `nullptr` in C++11 and later (`0` trips
-    // -Wzero-as-null-pointer-constant there), a static_cast in older C++ (where g++'s
-    // -Wzero-as-null-pointer-constant flags a bare `0` too, and -Wold-style-cast a C cast),
-    // `0` in C. `null` fills runtime_slot (void *), `nullPlan` a plan-array entry.
+    // compile with the user's flags (nullPointer): `null` fills runtime_slot (void *),
+    // `nullPlan` a plan-array entry.
     const LangOptions &lang = ctx.getLangOpts();
-    const char *null = lang.CPlusPlus11 ? "nullptr" : lang.CPlusPlus ? "static_cast<void *>(0)" : "0";
-    const char *nullPlan = lang.CPlusPlus11 ? "nullptr"
-                           : lang.CPlusPlus ? "static_cast<const tempi_static_plan *>(0)"
-                                            : "0";
+    const std::string null = nullPointer(lang, "void *", "0");
+    const std::string nullPlan = nullPointer(lang, "const tempi_static_plan *", "0");
     std::string block;
     unsigned offset = 0;
     if (analysis.includeAnchor.isValid()) {

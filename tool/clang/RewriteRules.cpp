@@ -50,13 +50,19 @@ std::string rewrittenName(const CallSite &site) {
   return site.deferred() ? site.spec->deferredName : site.spec->tempiName;
 }
 
+std::string nullPointer(const LangOptions &lang, StringRef type, StringRef inC) {
+  if (lang.CPlusPlus11)
+    return "nullptr";
+  if (lang.CPlusPlus)
+    return "static_cast<" + type.str() + ">(0)";
+  return inC.str();
+}
+
 std::string planArguments(const CallSite &site, const LangOptions &lang) {
-  // The argument of a datatype without a plan compiles with the user's flags, as the plans
-  // do (RewriteAction): `nullptr` in C++11 and later, a static_cast in older C++ (a C-style
-  // cast trips -Wold-style-cast, a bare 0 -Wzero-as-null-pointer-constant), a cast in C.
-  const char *noPlan = lang.CPlusPlus11 ? ", nullptr"
-                       : lang.CPlusPlus ? ", static_cast<const tempi_static_plan *>(0)"
-                                        : ", (const tempi_static_plan *)0";
+  // The argument of a datatype without a plan compiles with the user's flags, as the plans do
+  // (RewriteAction); in C it is cast, so the argument has the parameter's type.
+  const std::string noPlan =
+      ", " + nullPointer(lang, "const tempi_static_plan *", "(const tempi_static_plan *)0");
   std::string s;
   for (const DatatypeArg &arg : site.args) {
     if (arg.isArray) // the file-scope array of the elements' plans (RewriteAction)
@@ -183,8 +189,6 @@ llvm::Expected<std::vector<SiteEdit>> collectEdits(ASTContext &ctx, const Analys
                     (site.namePassed ? " (the name is passed to the macro)"
                                      : ", which stringifies the call");
     e.shadow = &site;
-    e.newName = rewrittenName(site);
-    e.plans = planArguments(site, ctx.getLangOpts());
     edits.push_back(std::move(e));
   }
   if (failed)

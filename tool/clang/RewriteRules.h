@@ -37,15 +37,20 @@ std::string rewrittenName(const CallSite &site);
 std::string planArguments(const CallSite &site, const clang::LangOptions &lang);
 std::string rewriteExplanation(const CallSite &site);
 
+/// A null pointer of type `type` spelled so that it compiles with the user's warnings: `nullptr`
+/// in C++11 and later, `static_cast<type>(0)` in older C++ (a C-style cast trips
+/// -Wold-style-cast, a bare `0` g++'s -Wzero-as-null-pointer-constant), `inC` in C.
+std::string nullPointer(const clang::LangOptions &lang, llvm::StringRef type, llvm::StringRef inC);
+
 /// The edits of one call site, with their explanation.
 struct SiteEdit {
   clang::SourceLocation loc;   ///< the call (its callee name, in the main file)
   std::vector<clang::tooling::Replacement> replacements; ///< empty for a shadowed site
   std::string explanation;
   /// A site rewritten through a shadow macro (CallSite::shadow) has no replacements; the
-  /// macro is `#define MPI_X(...) newName(__VA_ARGS__ plans)` (RewriteAction).
+  /// macro is `#define MPI_X(...) NAME(__VA_ARGS__ PLANS)` from rewrittenName and planArguments
+  /// (RewriteAction).
   const CallSite *shadow = nullptr;
-  std::string newName, plans;
 };
 
 /// Runs commCallRule over the AST; one SiteEdit per rewritten site, in source order (a shadowed
