@@ -79,7 +79,7 @@ build_one() {
     [ $rc = 0 ] || break
   done
   [ $rc = 0 ] && { san_link_pair "$d" "$lang" "$(dirname "${srcs[0]}")" "${cflags[@]}" -lm; rc=$?; }
-  case $rc in 0) echo ok ;; 1) echo refbuild ;; *) echo tempibuild ;; esac >"$d/build.status"
+  san_build_status $rc >"$d/build.status"
 }
 
 build_all "$JOBS" build_one "${programs[@]}"
@@ -98,7 +98,7 @@ for prog in "${programs[@]}"; do
     skip:*) echo "sanitize-corpus: SKIPPED $name: ${st#skip: }"; nskip=$((nskip + 1)); continue ;;
     ok) ;;
     *)
-      log=$d/ref/build.log; [ "$st" = tempibuild ] && log=$d/tempi/build.log
+      log=$(san_build_log "$d" "$st")
       tail -30 "$log" 2>/dev/null
       echo "sanitize-corpus: $name FAILED: build ($st; log $log)"; nfail=$((nfail + 1)); continue ;;
   esac

@@ -69,7 +69,7 @@ make_command() {
 # build_one PROGRAM: WORK/PROGRAM/{ref,tempi}/exe; WORK/PROGRAM/build.status (ok | refbuild |
 # tempibuild | nomake); the kernels tempi-cc generated, counted in WORK/PROGRAM/kernels.
 build_one() {
-  local prog=$1 d=$WORK/$1 dir cmd w flags=() libs=() srcs=() after_o=0 s rc
+  local prog=$1 d=$WORK/$1 dir cmd w flags=() libs=() srcs=() after_o=0 s rc=0
   rm -rf "$d" && mkdir -p "$d"
   IFS=$'\t' read -r dir cmd < <(make_command "$prog") || { echo nomake >"$d/build.status"; return; }
   for w in $cmd; do # FLAGS SOURCES -o OUT LDFLAGS LDLIBS (example.mk's order)
@@ -81,14 +81,13 @@ build_one() {
   done
   for s in "${srcs[@]}"; do
     san_compile_pair "$d" "$s" c "${flags[@]}"; rc=$?
-    [ $rc = 0 ] || { [ $rc = 1 ] && echo refbuild >"$d/build.status" || echo tempibuild >"$d/build.status"; return; }
+    [ $rc = 0 ] || break
   done
   echo "${#srcs[@]}" >"$d/sources"
-  san_link_pair "$d" c "$dir" "${flags[@]}" "${libs[@]}"; rc=$?
-  [ $rc = 0 ] || { [ $rc = 1 ] && echo refbuild >"$d/build.status" || echo tempibuild >"$d/build.status"; return; }
+  [ $rc = 0 ] && { san_link_pair "$d" c "$dir" "${flags[@]}" "${libs[@]}"; rc=$?; }
   cat "$d"/tmp/*/tempi-cc.*/*/*.tempi.cu 2>/dev/null | sed -n 's|^// tempi-kernels: ||p' |
     awk '{ k += $1 } END { print k + 0 }' >"$d/kernels"
-  echo ok >"$d/build.status"
+  san_build_status $rc >"$d/build.status"
 }
 
 # result_lines FILE PROGRAM: the lines PROGRAM prints as its result, timing fields removed.
@@ -112,7 +111,7 @@ for t in "${tests[@]}"; do
   d=$WORK/$prog label="$name ($prog $args)"
   st=$(cat "$d/build.status" 2>/dev/null || echo missing)
   if [ "$st" != ok ]; then
-    log=$d/ref/build.log; [ "$st" = tempibuild ] && log=$d/tempi/build.log
+    log=$(san_build_log "$d" "$st")
     [ "$st" = nomake ] && log="no examples/*/Makefile builds $prog"
     tail -30 "$log" 2>/dev/null
     echo "sanitize-examples: $label FAILED: build ($st; $log)"; nfail=$((nfail + 1)); continue

@@ -83,6 +83,12 @@ san_link_pair() {
     -ltempi "$@") >>"$d/tempi/build.log" 2>&1 || return 2
 }
 
+# san_build_status RC: the word a program's build.status holds for RC, the status of
+# san_compile_pair or san_link_pair: ok, refbuild (the reference failed) or tempibuild.
+san_build_status() { case $1 in 0) echo ok ;; 1) echo refbuild ;; *) echo tempibuild ;; esac; }
+# san_build_log D STATUS: the log of D's build that STATUS (refbuild | tempibuild) failed.
+san_build_log() { if [ "$2" = tempibuild ]; then echo "$1/tempi/build.log"; else echo "$1/ref/build.log"; fi; }
+
 # san_rewritten D: how many of D's sources the tool rewrote (their names in D/rewritten).
 san_rewritten() { if [ -f "$1/rewritten" ]; then grep -c . "$1/rewritten"; else echo 0; fi; }
 
