@@ -21,7 +21,10 @@
 #                     with the unmodified programs (test/fuzz/sanitize-corpus.sh), and the examples
 #                     compiled as their Makefiles do with this build's tempi-cc, compared with
 #                     their mpicc builds (test/fuzz/sanitize-examples.sh); the examples'
-#                     host-buffer tests (example-*-host) also run in that build's ctest
+#                     host-buffer tests (example-*-host) and the commit benchmarks' smoke tests
+#                     also run in that build's ctest, and test/gpu's host tests (kernel-index-host,
+#                     host-ranges: nvcc in this build) are compiled with its flags and run
+#                     (test/fuzz/sanitize-gpu-host.sh)
 #   sanitize-tools    the Clang tools (tempi-rewrite, tempi-lint, tempi-cc, ...) and the front
 #                     end's unit tests under ASan + UBSan + LSan, with the lit suites rewrite, lint,
 #                     driver, codegen and passes run against them: test/fuzz/sanitize-tools.sh, its own

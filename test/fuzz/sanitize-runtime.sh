@@ -28,6 +28,12 @@
 #     the flags here, links the former against this build's libtempi, runs both with the
 #     program's ranks and arguments and compares stdout and exit codes (its header says more;
 #     SKIPPED, with a line, when MAINBUILD has no tempi-cc).
+#   - the host tests of test/gpu (kernel-index-host, host-ranges), which the main build compiles
+#     with nvcc: test/fuzz/sanitize-gpu-host.sh compiles them with this build's flags (nvcc for
+#     the host code of the .cu, gcc otherwise) against this build's libtempi_passes.a and runs them
+#     (SKIPPED, with a line, without nvcc),
+#   - the benchmarks' smoke tests that need no GPU (SANITIZE_BENCH: bench-commit*-smoke, the
+#     commit-cost programs, plain and -tempi), in the same ctest run as the MPI tests,
 #   - the examples built through tempi-cc, when MAINBUILD is given: test/fuzz/sanitize-examples.sh
 #     compiles each program of the plain example-*-host tests (halo3d, halo3d-fixed16, pingpong,
 #     transpose) as its Makefile does with CC=tempi-cc (MAINBUILD's tempi-cc -show rewrites,
@@ -48,7 +54,9 @@
 # every runtime_* and reliability_* test with a rank count, not the unit tests' placeholders);
 # SANITIZE_EXCLUDE, a ctest -E regex (default below); SANITIZE_EXAMPLES, the ctest -R regex over the
 # examples' tests (default every example-*-host test; empty: none); SANITIZE_CORPUS=0 leaves the
-# programs corpus out, SANITIZE_EXAMPLES_TEMPI_CC=0 the examples built through tempi-cc.
+# programs corpus out, SANITIZE_EXAMPLES_TEMPI_CC=0 the examples built through tempi-cc,
+# SANITIZE_GPU_HOST=0 test/gpu's host tests; SANITIZE_BENCH, the ctest -R regex over the benchmarks'
+# smoke tests (empty: none).
 set -euo pipefail
 BUILD=${1:?usage: test/fuzz/sanitize-runtime.sh BUILDDIR [MAINBUILD]}
 MAIN=${2:-}
@@ -60,6 +68,7 @@ FILTER=${SANITIZE_FILTER:-'^(runtime|reliability)_.*-np[0-9]+$'}
 EXCLUDE=${SANITIZE_EXCLUDE:-'^$'}
 # The failure test example-halo3d-bad-variant (WILL_FAIL) is not one: a sanitizer stop would pass it.
 EXAMPLES=${SANITIZE_EXAMPLES-'^example-.*-host(-np[0-9]+)?$'}
+BENCH=${SANITIZE_BENCH-'^bench-commit.*-smoke$'}
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 DBG="-O1 -g1" # line tables only: enough for symbolized reports, a faster build than -g
 GEN=""; command -v ninja >/dev/null && GEN="-G Ninja"
@@ -79,21 +88,24 @@ cmake -S "$ROOT" -B "$BUILD" $GEN -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG
 # are the ctest names less -npN; COMPARE tests also have a -plain twin).
 UNIT=$(cd "$ROOT/test/unit/runtime" && ls ./*_test.cpp | sed 's|^\./|runtime_|; s|\.cpp$||')
 TESTS=$(ctest --test-dir "$BUILD" -N -R "$FILTER" -E "$EXCLUDE" | sed -n 's/^ *Test *#[0-9]*: //p')
-MPIRE=$FILTER # the MPI tests' ctest -R: FILTER's and the examples'
-[ -z "$EXAMPLES" ] || MPIRE="$FILTER|$EXAMPLES"
+# Tests run by a program named in their command (the examples and benchmarks): one ctest -R
+PROGRE=$EXAMPLES
+[ -z "$BENCH" ] || PROGRE=${PROGRE:+$PROGRE|}$BENCH
+MPIRE=$FILTER # the MPI tests' ctest -R: FILTER's, the examples' and the benchmarks'
+[ -z "$PROGRE" ] || MPIRE="$FILTER|$PROGRE"
 PROGS=$(echo "$TESTS" | sed 's/-np[0-9]*$//' | sort -u)
 if [ -f "$BUILD/build.ninja" ]; then
   KNOWN=$(ninja -C "$BUILD" -t targets all | sed 's/:.*//')
 else
   KNOWN=$(make -C "$BUILD" help | sed -n 's/^\.\.\. \([^ ]*\).*/\1/p')
 fi
-TARGETS="tempi $UNIT"
+TARGETS="tempi tempi_passes $UNIT" # tempi_passes: sanitize-gpu-host.sh links it
 for p in $PROGS; do # a test that runs another test's program (run_compare.sh) has no target
   grep -qx -- "$p" <<<"$KNOWN" && TARGETS="$TARGETS $p"
   grep -qx -- "$p-plain" <<<"$KNOWN" && TARGETS="$TARGETS $p-plain"
 done
-if [ -n "$EXAMPLES" ]; then # the examples' programs: the executables their commands name
-  EXPROGS=$(ctest --test-dir "$BUILD" -N -V -R "$EXAMPLES" -E "$EXCLUDE" |
+if [ -n "$PROGRE" ]; then # the examples' and benchmarks' programs: the executables their commands name
+  EXPROGS=$(ctest --test-dir "$BUILD" -N -V -R "$PROGRE" -E "$EXCLUDE" |
     sed -n 's/^[0-9]*: Test command: //p' | grep -o '[^ "]*/bin/[^ "]*' | xargs -r -n1 basename | sort -u || true)
   for p in $EXPROGS; do grep -qx -- "$p" <<<"$KNOWN" && TARGETS="$TARGETS $p"; done
 fi
@@ -199,9 +211,16 @@ tempi_cc_part() {
     status=1
   fi
 }
+if [ "${SANITIZE_GPU_HOST:-1}" = 0 ]; then
+  echo "sanitize-runtime: SKIPPED test/gpu's host tests: SANITIZE_GPU_HOST=0"
+elif ! SAN=$SAN DBG=$DBG "$ROOT/test/fuzz/sanitize-gpu-host.sh" "$BUILD" "$MAIN"; then
+  echo "sanitize-runtime: test/gpu's host tests FAILED (lines above)"
+  status=1
+fi
 tempi_cc_part "the programs corpus" sanitize-corpus.sh SANITIZE_CORPUS
 tempi_cc_part "the examples through tempi-cc" sanitize-examples.sh SANITIZE_EXAMPLES_TEMPI_CC
-echo "sanitize-runtime: $(echo $UNIT | wc -w) unit binaries, the MPI tests and examples above" \
-  "(ctest's count), $nrw rewrite_* programs, the corpus and the examples through tempi-cc," \
+echo "sanitize-runtime: $(echo $UNIT | wc -w) unit binaries, the MPI tests, examples and" \
+  "benchmark smoke tests above (ctest's count), $nrw rewrite_* programs, test/gpu's host tests," \
+  "the corpus and the examples through tempi-cc," \
   "status $status, $((SECONDS - t0)) s"
 exit $status

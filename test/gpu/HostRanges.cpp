@@ -1,14 +1,17 @@
 /// \file
 /// tempi-host-ranges: knownHost() (runtime/src/device/HostRanges.h) says yes for the thread's
-/// stack, a small malloc (the brk heap), the program's globals, and a second thread's stack; no
-/// for fresh mmap'ed memory; and, when a GPU is usable, no for cudaMalloc'ed and managed memory,
-/// while isDevice() agrees with cudaPointerGetAttributes on all of them. Runs on any machine (label
-/// unit); the GPU part is skipped (said so) without a GPU.
+/// stack, memory the program's break was just grown by (the brk heap), a small malloc (glibc
+/// puts it there; not checked under AddressSanitizer, whose allocator maps its own memory), the
+/// program's globals, and a second thread's stack; no for fresh mmap'ed memory; and, when a GPU
+/// is usable, no for cudaMalloc'ed and managed memory, while isDevice() agrees with
+/// cudaPointerGetAttributes on all of them. Runs on any machine (label unit); the GPU part is
+/// skipped (said so) without a GPU. test/fuzz/sanitize-runtime.sh also runs it under ASan + UBSan.
 #include "runtime/src/device/Device.h"
 #include "runtime/src/device/HostRanges.h"
 
 #include <cuda_runtime.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -28,14 +31,34 @@ void expect(bool got, bool want, const char *what) {
   }
 }
 uintptr_t u(const void *p) { return reinterpret_cast<uintptr_t>(p); }
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kMallocUsesBrk = false; // ASan's allocator maps its own chunks
+#else
+constexpr bool kMallocUsesBrk = true; // glibc: small blocks come from the brk heap
+#endif
 } // namespace
 
 int main() {
   double local[64];
   expect(knownHost(u(local)), true, "stack array");
   expect(knownHost(u(globalBuffer + 100)), true, "global array");
+  // Grow the break by a page: that memory is the brk heap whoever's malloc runs.
+  void *grown = sbrk(4096);
+  if (grown == reinterpret_cast<void *>(-1)) {
+    std::printf("FAIL sbrk(4096) failed\n");
+    ++failures;
+  } else {
+    expect(knownHost(u(grown)), true, "memory sbrk just added (brk heap)");
+    expect(knownHost(u(grown) + 4095), true, "last byte sbrk just added");
+    expect(knownHost(u(grown) + 4096), false, "just past the break");
+    sbrk(-4096);
+  }
   void *small = std::malloc(256);
-  expect(knownHost(u(small)), true, "small malloc (brk heap)");
+  if (kMallocUsesBrk)
+    expect(knownHost(u(small)), true, "small malloc (brk heap)");
+  else
+    std::printf("tempi-host-ranges: AddressSanitizer's malloc: small-malloc check skipped\n");
   void *page = mmap(nullptr, 1 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   expect(knownHost(u(page)), false, "fresh mmap");
   std::thread([] {
@@ -44,7 +67,8 @@ int main() {
   }).join();
 
   int gpus = 0;
-  if (cudaGetDeviceCount(&gpus) != cudaSuccess || gpus == 0) {
+  const bool haveGpu = cudaGetDeviceCount(&gpus) == cudaSuccess && gpus > 0;
+  if (!haveGpu) {
     (void)cudaGetLastError();
     std::printf("tempi-host-ranges: no GPU: device checks skipped\n");
   } else {
@@ -65,6 +89,7 @@ int main() {
   }
   munmap(page, 1 << 20);
   std::free(small);
-  std::printf("tempi-host-ranges: %d failures\n", failures);
+  std::printf("tempi-host-ranges: %d failures (device checks %s)\n", failures,
+              haveGpu ? "run" : "skipped: no GPU");
   return failures ? 1 : 0;
 }
