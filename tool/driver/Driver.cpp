@@ -114,6 +114,7 @@ private:
   std::vector<std::string> compilerHeaderFlags();
   std::vector<std::string> tempiLinkFlags(bool withCuda) const;
   bool inputsUseTempi(bool &withCuda) const;
+  bool linksRuntimeAnyway() const;
   void fixDependencies(const SourceState &s) const;
   void warn(const std::string &msg) const { std::cerr << cfg_.self << ": warning: " << msg << "\n"; }
   void error(const std::string &msg) const { std::cerr << cfg_.self << ": error: " << msg << "\n"; }
@@ -295,7 +296,7 @@ int Pipeline::run() {
     if (speculated)
       return compileOnly();
     bool cuda = false;
-    if (cl_.action == Action::Link && inputsUseTempi(cuda))
+    if (cl_.action == Action::Link && (inputsUseTempi(cuda) || linksRuntimeAnyway()))
       return compileAndLink();
     return passThrough();
   }
@@ -877,9 +878,18 @@ int Pipeline::passThrough() {
   return 1;
 }
 
+bool Pipeline::linksRuntimeAnyway() const {
+  if (!cfg_.linkRuntime)
+    return false;
+  // There is no static libtempi: a static link gets the runtime only where it cannot do
+  // without (and fails there, saying so, as before).
+  return std::none_of(cl_.args.begin(), cl_.args.end(),
+                      [](const std::string &a) { return a == "-static" || a == "-static-pie"; });
+}
+
 int Pipeline::linkOnly() {
   bool cuda = false;
-  if (!inputsUseTempi(cuda))
+  if (!inputsUseTempi(cuda) && !linksRuntimeAnyway())
     return passThrough();
   std::vector<std::string> args = cl_.args;
   for (const auto &f : tempiLinkFlags(cuda))
@@ -1106,7 +1116,7 @@ int Pipeline::compileAndLink() {
   }
   bool objectsUseTempi = inputsUseTempi(cuda);
   bool anyReplaced = std::any_of(replaced.begin(), replaced.end(), [](bool b) { return b; });
-  if (!anyReplaced && !objectsUseTempi)
+  if (!anyReplaced && !objectsUseTempi && !linksRuntimeAnyway())
     return passThrough();
   for (const auto &f : tempiLinkFlags(cuda))
     link.push_back(f);

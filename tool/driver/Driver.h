@@ -32,6 +32,9 @@ struct Config {
   std::string cacheDir;      ///< empty: no cache
   std::string tempRoot = "/tmp";
   bool show = false, noFallback = false, runLint = false, verbose = false, keepTemps = false;
+  /// TEMPI_LINK_RUNTIME (default on): every program linked gets libtempi, the runtime tier for
+  /// what the tool left alone. Off: only links that call tempi_* (a rewritten source or object).
+  bool linkRuntime = true;
 };
 
 /// Runs the whole command. `originalArgs` are the user's arguments with the driver's own flags

@@ -170,5 +170,6 @@ int main(int argc, char **argv) {
   cfg.tempRoot = tmp.empty() ? "/tmp" : tmp;
   cfg.verbose = !env("TEMPI_VERBOSE").empty() && env("TEMPI_VERBOSE") != "0";
   cfg.keepTemps = !env("TEMPI_KEEP_TEMPS").empty() && env("TEMPI_KEEP_TEMPS") != "0";
+  cfg.linkRuntime = env("TEMPI_LINK_RUNTIME") != "0";
   return runDriver(cfg, args);
 }
