@@ -114,7 +114,11 @@ run() { # NAME ARGS...: runs OUT/NAME, log in OUT/NAME.log; fails on exit status
   fi
 }
 # No CUDA context is made without a GPU; with one, ASan must leave the address range the CUDA
-# driver reserves alone (protect_shadow_gap=0, NVIDIA's advice for ASan with CUDA).
+# driver reserves alone (protect_shadow_gap=0, NVIDIA's advice for ASan with CUDA). host-ranges
+# checks that a local array is on the thread's stack: ASan's fake stacks (use-after-return
+# detection, on by default in newer libasan, e.g. gcc 13's on the GPU machine) would move it to
+# the heap.
 selected kernel-index-host && ASAN_OPTIONS=detect_leaks=1:protect_shadow_gap=0 run kernel-index-host 1000
-selected host-ranges && ASAN_OPTIONS=detect_leaks=1:protect_shadow_gap=0 run host-ranges
+selected host-ranges &&
+  ASAN_OPTIONS=detect_leaks=1:protect_shadow_gap=0:detect_stack_use_after_return=0 run host-ranges
 exit $status
