@@ -173,6 +173,50 @@ bool sideEffectFree(const Expr *e, ASTContext &ctx) {
   return walk(e);
 }
 
+/// Whether `arg` is `&a[v++]` or `a + v++` (++v, v--, --v too, casts and parentheses around):
+/// the request-slot idiom `MPI_Isend(..., &reqs[nreq++])`, with `a` free of side effects and `v`
+/// a plain local variable (not a reference, not volatile), which is added to `counters`.
+bool isCountedSlot(const Expr *arg, ASTContext &ctx, std::set<const VarDecl *> &counters) {
+  const Expr *x = arg->IgnoreParenCasts();
+  const Expr *base = nullptr, *index = nullptr;
+  if (const auto *addr = dyn_cast<UnaryOperator>(x); addr && addr->getOpcode() == UO_AddrOf) {
+    if (const auto *ase = dyn_cast<ArraySubscriptExpr>(addr->getSubExpr()->IgnoreParens())) {
+      base = ase->getBase();
+      index = ase->getIdx();
+    }
+  } else if (const auto *add = dyn_cast<BinaryOperator>(x); add && add->getOpcode() == BO_Add) {
+    base = add->getLHS();
+    index = add->getRHS();
+    if (!base->getType()->isPointerType())
+      std::swap(base, index);
+  }
+  if (!base || !index || !base->getType()->isPointerType() || !sideEffectFree(base, ctx))
+    return false;
+  const auto *step = dyn_cast<UnaryOperator>(index->IgnoreParens());
+  if (!step || !step->isIncrementDecrementOp())
+    return false;
+  const auto *ref = dyn_cast<DeclRefExpr>(step->getSubExpr()->IgnoreParens());
+  const auto *v = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+  if (!v || !v->hasLocalStorage() || v->getType()->isReferenceType() ||
+      v->getType().isVolatileQualified())
+    return false;
+  counters.insert(v);
+  return true;
+}
+
+/// The first of `vars` that `e` reads, or nullptr.
+const VarDecl *readsOneOf(const Stmt *e, const std::set<const VarDecl *> &vars) {
+  if (!e || vars.empty())
+    return nullptr;
+  if (const auto *ref = dyn_cast<DeclRefExpr>(e))
+    if (const auto *v = dyn_cast<VarDecl>(ref->getDecl()); v && vars.count(v))
+      return v;
+  for (const Stmt *child : e->children())
+    if (const VarDecl *v = readsOneOf(child, vars))
+      return v;
+  return nullptr;
+}
+
 /// A scalar `a[i]` that resolve() refused only because it cannot evaluate `i` (a loop
 /// variable): when every element of the local array `a` is proven at the call, the call can
 /// pass the plan chosen by the same index (DatatypeArg::indexText). Otherwise `da` keeps its
@@ -189,12 +233,19 @@ void indexedArg(DatatypeArg &da, const Expr *arg, const CallExpr *call, Point at
     da.why.reason += "; its plan cannot be chosen by the index either: " + because;
   };
   // The index is spelled twice (in the datatype and in the plan argument), so both must read the
-  // same value: nothing in the call may have a side effect.
+  // same value: no argument may have a side effect but a request slot's counter (&reqs[n++]),
+  // and the index may not read that counter.
+  std::set<const VarDecl *> counters;
   for (const Expr *a : call->arguments())
-    if (!sideEffectFree(a, ctx)) {
+    if (!sideEffectFree(a, ctx) && !isCountedSlot(a, ctx, counters)) {
       refuse("an argument of the call has side effects");
       return;
     }
+  if (const VarDecl *v = readsOneOf(idx, counters)) {
+    refuse("the index reads '" + v->getNameAsString() +
+           "', which another argument of the call increments");
+    return;
+  }
   CharSourceRange range =
       Lexer::makeFileCharRange(CharSourceRange::getTokenRange(idx->getSourceRange()), sm, lo);
   if (idx->getBeginLoc().isMacroID() || idx->getEndLoc().isMacroID() || range.isInvalid()) {
@@ -218,6 +269,32 @@ void indexedArg(DatatypeArg &da, const Expr *arg, const CallExpr *call, Point at
     return;
   }
   da = std::move(candidate);
+}
+
+/// The first datatype argument of a call tempi-rewrite never rewrites that is not spelled as a
+/// predefined datatype (nor MPI_DATATYPE_NULL), as the source spells it; empty when none is.
+/// Only those calls are worth a remark: with predefined types there is nothing to pack.
+std::string firstDerivedDatatype(const CallExpr *call, const UnrewrittenCallSpec &u,
+                                 ASTContext &ctx) {
+  const SourceManager &sm = ctx.getSourceManager();
+  const LangOptions &lo = ctx.getLangOpts();
+  for (int idx : u.datatypeArgs) {
+    if (static_cast<unsigned>(idx) >= call->getNumArgs())
+      continue;
+    const Expr *arg = call->getArg(static_cast<unsigned>(idx));
+    std::vector<std::string> names = Evaluator::spellingsOf(arg, ctx);
+    if (std::any_of(names.begin(), names.end(), [](const std::string &n) {
+          return n == "MPI_DATATYPE_NULL" || findNamedType(n);
+        }))
+      continue;
+    std::string text =
+        Lexer::getSourceText(
+            Lexer::makeFileCharRange(CharSourceRange::getTokenRange(arg->getSourceRange()), sm, lo),
+            sm, lo)
+            .str();
+    return text.empty() ? "argument " + std::to_string(idx + 1) : text;
+  }
+  return "";
 }
 
 } // namespace
@@ -459,8 +536,14 @@ Analysis analyze(ASTContext &ctx, const Preprocessor *pp, const UnexpandedMacroA
       continue;
     SourceLocation calleeLoc = sm.getFileLoc(call->getCallee()->getExprLoc());
     const CommCallSpec *spec = findCommCall(name);
-    if (!spec)
+    if (!spec) {
+      if (const UnrewrittenCallSpec *u = findUnrewrittenCall(name); u && sm.isInMainFile(calleeLoc))
+        if (std::string t = firstDerivedDatatype(call, *u, ctx); !t.empty())
+          out.remarks.push_back(
+              {call->getBeginLoc(), name + " is left unchanged: tempi-rewrite does not rewrite it "
+                                    "(datatype '" + t + "'); " + u->runtime});
       continue;
+    }
     if (!sm.isInMainFile(calleeLoc)) {
       // A user's header (an inline helper, a template): the tool edits only the file it
       // compiles, so the runtime serves the call; said, since nothing else shows it.

@@ -2,6 +2,7 @@
 /// Evaluator: integer and address arithmetic on constructor arguments (see Evaluator.h). Every
 /// operation is checked for 64-bit overflow; a value that would not fit its C type is refused.
 #include "tool/clang/Evaluator.h"
+#include "tool/clang/MpiNames.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
@@ -57,6 +58,10 @@ std::optional<Point> Evaluator::pointOf(const Stmt *s) const {
 }
 
 std::vector<std::string> Evaluator::spellings(const Expr *e) const {
+  return spellingsOf(e, ctx_);
+}
+
+std::vector<std::string> Evaluator::spellingsOf(const Expr *e, const ASTContext &ctx) {
   std::vector<std::string> out;
   // Only an atomic expression can be "spelled" as one name: a literal, a declaration, the address
   // of one, or a negated literal (MPICH: ((MPI_Datatype)0x4c00080b), -49767; Open MPI:
@@ -67,10 +72,10 @@ std::vector<std::string> Evaluator::spellings(const Expr *e) const {
     atom = uo->getSubExpr()->IgnoreParenCasts();
   if (!isa<IntegerLiteral>(atom) && !isa<DeclRefExpr>(atom))
     return out;
-  const SourceManager &sm = ctx_.getSourceManager();
+  const SourceManager &sm = ctx.getSourceManager();
   SourceLocation loc = e->getBeginLoc();
   for (int guard = 0; loc.isMacroID() && guard < 32; ++guard) {
-    StringRef name = Lexer::getImmediateMacroName(loc, sm, ctx_.getLangOpts());
+    StringRef name = Lexer::getImmediateMacroName(loc, sm, ctx.getLangOpts());
     if (!name.empty())
       out.push_back(name.str());
     loc = sm.getImmediateMacroCallerLoc(loc);
@@ -439,6 +444,23 @@ std::optional<Value> Evaluator::readSlot(const VarDecl *vd, std::optional<int64_
   }
   case VarEvent::GetAddressOut:
     return eval(e.value, def->at, why, depth + 1);
+  case VarEvent::TypeQueryOut:
+    // MPI_Type_size(MPI_INT, &n), MPI_Type_get_extent(MPI_DOUBLE, &lb, &ext): constants of the
+    // predefined types' table, the one the plans are made with. A derived type's are not
+    // followed (its bounds would have to be proven as its chain is).
+    for (const std::string &s : spellings(e.value))
+      if (const NamedTypeInfo *t = findNamedType(s)) {
+        switch (static_cast<TypeQueryField>(e.opcode)) {
+        case TypeQueryField::Size: return Value{t->size, nullptr};
+        case TypeQueryField::Lb: return Value{0, nullptr};
+        case TypeQueryField::Extent: return Value{t->extent, nullptr};
+        }
+      }
+    return fail(why,
+                "depends on '" + name + "', which " +
+                    e.call->getDirectCallee()->getNameAsString() +
+                    " sets from a datatype that is not a predefined one",
+                e.loc);
   default:
     return fail(why, "depends on '" + name + "', which is not an integer", e.loc);
   }

@@ -75,6 +75,8 @@ public:
   /// The names an expression spells, innermost first: macro names of its expansion and the
   /// name of the declaration it refers to ("MPI_ORDER_C", "MPI_DOUBLE").
   std::vector<std::string> spellings(const clang::Expr *e) const;
+  /// The same, where no Evaluator is at hand.
+  static std::vector<std::string> spellingsOf(const clang::Expr *e, const clang::ASTContext &ctx);
   /// Display name of a variable or one of its elements: "sizes[1]".
   static std::string slotName(const clang::VarDecl *var, std::optional<int64_t> element);
 

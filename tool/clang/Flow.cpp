@@ -370,6 +370,16 @@ private:
     case TypeManagement::None:
       break;
     }
+    if (const TypeQuerySpec *q = findTypeQuery(name);
+        q && call->getNumArgs() == q->outputs.size() + 1 && i >= 1) {
+      e.kind = VarEvent::TypeQueryOut;
+      e.stmt = call;
+      e.call = call;
+      e.value = call->getArg(0);
+      e.opcode = static_cast<int>(q->outputs[static_cast<size_t>(i) - 1]);
+      events_[vd].push_back(e);
+      return;
+    }
     if (name == "MPI_Get_address" && call->getNumArgs() == 2) {
       if (i == 1) {
         e.kind = VarEvent::GetAddressOut;
@@ -504,6 +514,32 @@ bool FunctionFlow::reaches(std::optional<CfgPos> from, CfgPos to,
   return false;
 }
 
+Unresolved FunctionFlow::severalDefinitions(const std::vector<const VarEvent *> &reaching,
+                                            const std::vector<Placed> &defs) const {
+  const SourceManager &sm = ctx_->getSourceManager();
+  auto placeOf = [&](const VarEvent *e) {
+    for (const Placed &d : defs)
+      if (d.e == e)
+        return d.pos;
+    return CfgPos{};
+  };
+  // One definition reaching another (a conditional or looping assignment after the first) is a
+  // reassignment; definitions none of which leads to another are alternatives (if/else).
+  for (const VarEvent *a : reaching)
+    for (const VarEvent *b : reaching)
+      if (a != b && reaches(placeOf(a), placeOf(b), {}))
+        return {"is reassigned on " + lineOf(b->loc, sm), b->loc};
+  std::string lines;
+  for (size_t i = 0; i < reaching.size(); ++i) {
+    std::string line = lineOf(reaching[i]->loc, sm);
+    if (i == 0)
+      lines = line;
+    else
+      lines += (i + 1 == reaching.size() ? " or " : ", ") + line.substr(line.find(' ') + 1);
+  }
+  return {"is defined on " + lines + ", depending on the path taken", reaching[1]->loc};
+}
+
 const VarEvent *FunctionFlow::reachingDefinition(const VarDecl *var,
                                                  std::optional<int64_t> element, CfgPos atPos,
                                                  SourceLocation atLoc, Unresolved &why) const {
@@ -528,10 +564,6 @@ const VarEvent *FunctionFlow::reachingDefinition(const VarDecl *var,
     why = {"is used in a function whose control flow cannot be analysed", atLoc};
     return nullptr;
   }
-  struct Placed {
-    const VarEvent *e;
-    CfgPos pos;
-  };
   std::vector<Placed> defs, frees;
   for (const VarEvent *e : evs) {
     std::optional<CfgPos> p = eventPosition(*e, var);
@@ -556,7 +588,7 @@ const VarEvent *FunctionFlow::reachingDefinition(const VarDecl *var,
       return nullptr;
     }
   if (reaching.size() > 1) {
-    why = {"is reassigned on " + lineOf(reaching[1]->loc, sm), reaching[1]->loc};
+    why = severalDefinitions(reaching, defs);
     return nullptr;
   }
   if (reaching.empty()) {

@@ -52,6 +52,8 @@ struct VarEvent {
     IncDec,         ///< ++x, x--, ... (opcode)
     ConstructorOut, ///< &x as the output argument of an MPI datatype constructor (call)
     GetAddressOut,  ///< &x as the output of MPI_Get_address (value = the address argument)
+    TypeQueryOut,   ///< &x as an output of MPI_Type_size / _get_extent (value = the datatype,
+                    ///< opcode = its TypeQueryField)
     Free,           ///< MPI_Type_free(&x)
     Escape,         ///< anything that lets the value change unseen (what says how)
   };
@@ -95,7 +97,15 @@ public:
   const clang::Decl *function() const { return fn_; }
 
 private:
+  struct Placed {
+    const VarEvent *e;
+    CfgPos pos;
+  };
   bool reaches(std::optional<CfgPos> from, CfgPos to, const std::vector<CfgPos> &kills) const;
+  /// Why more than one definition reaching a use refuses it: one is reassigned after another
+  /// ("is reassigned on line 40"), or they are alternatives ("is defined on line 38 or 40, ...").
+  Unresolved severalDefinitions(const std::vector<const VarEvent *> &reaching,
+                                const std::vector<Placed> &defs) const;
   void classify(clang::ASTContext &ctx, const std::map<const clang::VarDecl *, int64_t> *bound);
 
   const clang::Decl *fn_ = nullptr;

@@ -161,6 +161,77 @@ const CommCallSpec *findCommCall(std::string_view name) {
   return nullptr;
 }
 
+const TypeQuerySpec *findTypeQuery(std::string_view name) {
+  using F = TypeQueryField;
+  static const std::vector<TypeQuerySpec> queries = {
+      {"MPI_Type_size", {F::Size}},
+      {"MPI_Type_size_x", {F::Size}},
+      {"MPI_Type_size_c", {F::Size}},
+      {"MPI_Type_get_extent", {F::Lb, F::Extent}},
+      {"MPI_Type_get_extent_x", {F::Lb, F::Extent}},
+      {"MPI_Type_get_extent_c", {F::Lb, F::Extent}},
+  };
+  if (name.substr(0, 9) != "MPI_Type_")
+    return nullptr;
+  for (const TypeQuerySpec &q : queries)
+    if (name == q.name)
+      return &q;
+  return nullptr;
+}
+
+namespace {
+std::vector<UnrewrittenCallSpec> makeUnrewrittenCalls() {
+  // docs/runtime.md, "Host-mirrored calls" and "Not done".
+  const char *mirrored = "libtempi serves a device buffer there through a host copy";
+  const char *notInterposed =
+      "libtempi does not interpose it either, so a device buffer reaches the MPI as it is";
+  std::vector<UnrewrittenCallSpec> calls;
+  auto add = [&](std::initializer_list<const char *> names, std::vector<int> args,
+                 const char *runtime) {
+    for (const char *n : names)
+      calls.push_back({n, args, runtime});
+  };
+  add({"MPI_Bcast", "MPI_Ibcast"}, {2}, mirrored);
+  add({"MPI_Gather", "MPI_Igather", "MPI_Scatter", "MPI_Iscatter", "MPI_Allgather",
+       "MPI_Iallgather", "MPI_Alltoall", "MPI_Ialltoall", "MPI_Neighbor_allgather",
+       "MPI_Ineighbor_allgather", "MPI_Neighbor_alltoall", "MPI_Ineighbor_alltoall"},
+      {2, 5}, mirrored);
+  add({"MPI_Gatherv", "MPI_Igatherv", "MPI_Allgatherv", "MPI_Iallgatherv",
+       "MPI_Neighbor_allgatherv", "MPI_Ineighbor_allgatherv"},
+      {2, 6}, mirrored);
+  add({"MPI_Scatterv", "MPI_Iscatterv"}, {3, 6}, mirrored);
+  add({"MPI_Reduce", "MPI_Ireduce", "MPI_Allreduce", "MPI_Iallreduce", "MPI_Reduce_scatter",
+       "MPI_Ireduce_scatter", "MPI_Reduce_scatter_block", "MPI_Ireduce_scatter_block", "MPI_Scan",
+       "MPI_Iscan", "MPI_Exscan", "MPI_Iexscan"},
+      {3}, mirrored);
+  add({"MPI_Put", "MPI_Get", "MPI_Rput", "MPI_Rget", "MPI_Accumulate", "MPI_Raccumulate"}, {2, 6},
+      notInterposed);
+  add({"MPI_Get_accumulate", "MPI_Rget_accumulate"}, {2, 5, 9}, notInterposed);
+  add({"MPI_File_read", "MPI_File_read_all", "MPI_File_read_shared", "MPI_File_read_ordered",
+       "MPI_File_write", "MPI_File_write_all", "MPI_File_write_shared", "MPI_File_write_ordered",
+       "MPI_File_iread", "MPI_File_iread_all", "MPI_File_iread_shared", "MPI_File_iwrite",
+       "MPI_File_iwrite_all", "MPI_File_iwrite_shared", "MPI_File_read_all_begin",
+       "MPI_File_write_all_begin", "MPI_File_read_ordered_begin", "MPI_File_write_ordered_begin"},
+      {3}, notInterposed);
+  add({"MPI_File_read_at", "MPI_File_read_at_all", "MPI_File_write_at", "MPI_File_write_at_all",
+       "MPI_File_iread_at", "MPI_File_iread_at_all", "MPI_File_iwrite_at",
+       "MPI_File_iwrite_at_all", "MPI_File_read_at_all_begin", "MPI_File_write_at_all_begin"},
+      {4}, notInterposed);
+  return calls;
+}
+} // namespace
+
+const UnrewrittenCallSpec *findUnrewrittenCall(std::string_view name) {
+  static const std::vector<UnrewrittenCallSpec> all = makeUnrewrittenCalls();
+  if (name.substr(0, 4) != "MPI_")
+    return nullptr;
+  if (name.ends_with("_c")) // the large-count forms keep the datatypes where they were
+    name.remove_suffix(2);
+  for (const UnrewrittenCallSpec &c : all)
+    if (name == c.name)
+      return &c;
+  return nullptr;
+}
 
 const NamedTypeInfo *findNamedType(std::string_view name) { return lookupNamedType(name); }
 

@@ -70,6 +70,27 @@ struct CommCallSpec {
 const CommCallSpec *findCommCall(std::string_view name);
 const std::vector<CommCallSpec> &allCommCalls();
 
+/// What an output argument of a datatype query receives.
+enum class TypeQueryField { Size, Lb, Extent };
+
+/// A query whose outputs are constants for a predefined datatype: MPI_Type_size(type, &size),
+/// MPI_Type_get_extent(type, &lb, &extent), and their `_x` and `_c` forms. `outputs[k]` is what
+/// argument k + 1 receives; argument 0 is the datatype.
+struct TypeQuerySpec {
+  const char *name;
+  std::vector<TypeQueryField> outputs;
+};
+const TypeQuerySpec *findTypeQuery(std::string_view name);
+
+/// An MPI call with datatype arguments that tempi-rewrite never rewrites (collectives other than
+/// the alltoallv/w forms, one-sided and file I/O calls), for --explain's "left unchanged" remark.
+struct UnrewrittenCallSpec {
+  const char *name;
+  std::vector<int> datatypeArgs;
+  const char *runtime; ///< what libtempi does with a device buffer there
+};
+const UnrewrittenCallSpec *findUnrewrittenCall(std::string_view name);
+
 /// The predefined datatype a name spells ("MPI_DOUBLE"), or nullptr (passes/TypeExpr.h).
 const NamedTypeInfo *findNamedType(std::string_view name);
 

@@ -1,0 +1,33 @@
+// Calls tempi-rewrite never rewrites (collectives but the alltoallv/w forms, one-sided and file
+// I/O calls) get a remark under --explain when a datatype argument is a derived type, saying what
+// libtempi does with them; with predefined types there is nothing to say.
+// RUN: cp %s %t.c
+// RUN: tempi-rewrite %t.c -- -I%mock_mpi > %t.out.c
+// RUN: diff %t.c %t.out.c
+// RUN: tempi-rewrite --explain %t.c -- -I%mock_mpi 2> %t.err > /dev/null
+// RUN: FileCheck --check-prefix=REMARK --implicit-check-not=remark: --input-file=%t.err %s
+#include <mpi.h>
+
+void calls(double *a, double *b, MPI_Win win, MPI_File fh, int rank) {
+  MPI_Datatype col, colres;
+  int counts[4] = {1, 1, 1, 1}, displs[4] = {0, 1, 2, 3};
+  MPI_Type_vector(16, 1, 16, MPI_DOUBLE, &col);
+  MPI_Type_create_resized(col, 0, 8, &colres);
+  MPI_Type_commit(&colres);
+  MPI_Scatter(a, 1, colres, b, 16, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  // REMARK: .c:[[@LINE-1]]:3: remark: MPI_Scatter is left unchanged: tempi-rewrite does not rewrite it (datatype 'colres'); libtempi serves a device buffer there through a host copy
+  MPI_Gatherv(b, 16, MPI_DOUBLE, a, counts, displs, colres, 0, MPI_COMM_WORLD);
+  // REMARK: .c:[[@LINE-1]]:3: remark: MPI_Gatherv is left unchanged: tempi-rewrite does not rewrite it (datatype 'colres'); libtempi serves a device buffer there through a host copy
+  MPI_Bcast(a, 1, col, 0, MPI_COMM_WORLD);
+  // REMARK: .c:[[@LINE-1]]:3: remark: MPI_Bcast is left unchanged: tempi-rewrite does not rewrite it (datatype 'col'); libtempi serves a device buffer there through a host copy
+  MPI_Put(a, 1, col, rank, 0, 1, col, win);
+  // REMARK: .c:[[@LINE-1]]:3: remark: MPI_Put is left unchanged: tempi-rewrite does not rewrite it (datatype 'col'); libtempi does not interpose it either, so a device buffer reaches the MPI as it is
+  MPI_File_write_at_all(fh, 0, a, 1, col, MPI_STATUS_IGNORE);
+  // REMARK: .c:[[@LINE-1]]:3: remark: MPI_File_write_at_all is left unchanged: tempi-rewrite does not rewrite it (datatype 'col'); libtempi does not interpose it either, so a device buffer reaches the MPI as it is
+  // Predefined and null datatypes only: no remark.
+  MPI_Bcast(a, 16, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  MPI_Allreduce(a, b, 16, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Scatter(a, 16, MPI_DOUBLE, b, 16, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  MPI_Type_free(&colres);
+  MPI_Type_free(&col);
+}
