@@ -56,7 +56,8 @@ if selected kernel-index-host && [ ! -f "$PASSES" ]; then
   exit 1
 fi
 MPIINC=$("${MPICXX:-mpicxx}" -show | tr ' ' '\n' | grep '^-I' | tr '\n' ' ' || true)
-INC="-I$ROOT -I$ROOT/test -I$ROOT/runtime/include -I$CUDA/include $MPIINC"
+# mpi.h without the MPIs' C++ bindings (Open MPI's need libmpi_cxx): nothing here uses them.
+INC="-I$ROOT -I$ROOT/test -I$ROOT/runtime/include -I$CUDA/include $MPIINC -DOMPI_SKIP_MPICXX -DMPICH_SKIP_MPICXX"
 OUT=$SANBUILD/gpu-host
 mkdir -p "$OUT"
 # nvcc hands -Xcompiler's comma-separated list to gcc for the host code: the same flags, each
