@@ -445,12 +445,14 @@ TypeExprPtr DatatypeResolver::fromDefinition(const SlotDefinition &def, const st
     return fromConstructor(e.call, *spec, def.at, why, depth + 1);
   }
   case VarEvent::Init:
-  case VarEvent::Assign:
+  case VarEvent::Assign: {
     if (!def.value) {
       why = {"'" + name + "' is zero-initialized, not a datatype", e.loc};
       return nullptr;
     }
+    Evaluator::LoopBinding loop(ev_, e); // types[i] = base[i] in a counted loop
     return resolve(def.value, def.at, why, depth + 1);
+  }
   default:
     why = {"'" + name + "' is not set by a datatype constructor", e.loc};
     return nullptr;

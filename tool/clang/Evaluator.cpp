@@ -288,10 +288,30 @@ std::optional<Value> Evaluator::eval(const Expr *e, Point at, Unresolved &why, i
   return fail(why, "is not a compile-time constant", loc);
 }
 
+Evaluator::LoopBinding::LoopBinding(Evaluator &ev, const VarEvent &e) : ev_(ev) {
+  if (!e.loop || !e.loopVar)
+    return;
+  var_ = e.loopVar;
+  if (auto it = ev_.loopValues_.find(var_); it != ev_.loopValues_.end())
+    previous_ = it->second;
+  ev_.loopValues_[var_] = e.loopValue;
+}
+
+Evaluator::LoopBinding::~LoopBinding() {
+  if (!var_)
+    return;
+  if (previous_)
+    ev_.loopValues_[var_] = *previous_;
+  else
+    ev_.loopValues_.erase(var_);
+}
+
 std::optional<Value> Evaluator::readVariable(const VarDecl *vd, std::optional<int64_t> element,
                                              Point at, SourceLocation useLoc, Unresolved &why,
                                              int depth) {
   std::string name = slotName(vd, element);
+  if (auto it = loopValues_.find(vd); it != loopValues_.end() && !element)
+    return Value{it->second, nullptr};
   if (isa<ParmVarDecl>(vd) && bindings_) {
     if (auto it = bindings_->ints.find(vd); it != bindings_->ints.end()) {
       if (!flow_.eventsFor(vd, std::nullopt).empty())
@@ -397,10 +417,12 @@ std::optional<Value> Evaluator::readSlot(const VarDecl *vd, std::optional<int64_
   const VarEvent &e = *def->event;
   switch (e.kind) {
   case VarEvent::Init:
-  case VarEvent::Assign:
+  case VarEvent::Assign: {
     if (!def->value)
       return Value{0, nullptr};
+    LoopBinding loop(*this, e);
     return eval(def->value, def->at, why, depth + 1);
+  }
   case VarEvent::CompoundAssign:
   case VarEvent::IncDec: {
     std::optional<Value> old = readSlot(vd, element, def->at, e.loc, why, depth + 1);

@@ -87,6 +87,21 @@ public:
   /// The point of a statement of this function.
   std::optional<Point> pointOf(const clang::Stmt *s) const;
 
+  /// While alive, the variable of a counted loop reads as the index of the element `e` defines
+  /// (VarEvent::loop; nothing for other events), for evaluating the value the loop assigns.
+  class LoopBinding {
+  public:
+    LoopBinding(Evaluator &ev, const VarEvent &e);
+    ~LoopBinding();
+    LoopBinding(const LoopBinding &) = delete;
+    LoopBinding &operator=(const LoopBinding &) = delete;
+
+  private:
+    Evaluator &ev_;
+    const clang::VarDecl *var_ = nullptr;
+    std::optional<int64_t> previous_;
+  };
+
 private:
   std::optional<Value> eval(const clang::Expr *e, Point at, Unresolved &why, int depth);
   std::optional<Value> addressOf(const clang::Expr *lvalue, Point at, Unresolved &why, int depth);
@@ -100,6 +115,7 @@ private:
   clang::ASTContext &ctx_;
   const FunctionFlow &flow_;
   const Bindings *bindings_;
+  std::map<const clang::VarDecl *, int64_t> loopValues_; ///< LoopBinding's
 };
 
 } // namespace tempi::frontend

@@ -238,6 +238,128 @@ private:
       escapeCaptures(child, what);
   }
 
+  /// The loop `for (i = lo; i < hi; ++i) { a[i] = E; b[i] = F; ... }` (also `int i = lo`,
+  /// `i <= hi`, `i++`, `i += 1`) with lo and hi constants, 1 to 4096 iterations inside every
+  /// array, and a body of nothing but such assignments: each with `[i]` exactly, to a local
+  /// array, whose value has no side effect and reads none of the arrays the loop writes. Such a
+  /// loop defines a[lo..hi-1], each to E with i bound to its index, where it exits; `a[i] = E`
+  /// in it becomes one Assign event per element (otherwise it writes through a non-constant
+  /// index, as before). Returns whether it did so.
+  bool countedLoopWrite(const VarDecl *vd, const ArraySubscriptExpr *ase,
+                        const BinaryOperator *assign, const VarEvent &e) {
+    const auto *idx = dyn_cast<DeclRefExpr>(ase->getIdx()->IgnoreParenImpCasts());
+    const auto *i = idx ? dyn_cast<VarDecl>(idx->getDecl()) : nullptr;
+    if (!i || !i->hasLocalStorage() || !i->getType()->isIntegerType() ||
+        i->getType().isVolatileQualified())
+      return false;
+    const Stmt *body = pm_.getParent(assign);
+    const auto *loop = dyn_cast_or_null<ForStmt>(body);
+    if (!loop) {
+      loop = dyn_cast_or_null<ForStmt>(body ? pm_.getParent(body) : nullptr);
+      if (!loop || !isa<CompoundStmt>(body))
+        return false;
+    }
+    if (loop->getBody() != body && loop->getBody() != assign)
+      return false;
+    std::optional<std::pair<int64_t, int64_t>> range = countedRange(loop, i);
+    if (!range)
+      return false;
+    // The body: assignments a[i] = E only; E free of side effects and of the written arrays.
+    std::vector<const BinaryOperator *> writes;
+    if (const auto *cs = dyn_cast<CompoundStmt>(loop->getBody())) {
+      for (const Stmt *st : cs->body()) {
+        const auto *w = dyn_cast<BinaryOperator>(st);
+        if (!w)
+          return false;
+        writes.push_back(w);
+      }
+    } else if (const auto *w = dyn_cast<BinaryOperator>(loop->getBody())) {
+      writes.push_back(w);
+    } else {
+      return false;
+    }
+    std::set<const VarDecl *> written;
+    for (const BinaryOperator *w : writes) {
+      const auto *a = w->getOpcode() == BO_Assign
+                          ? dyn_cast<ArraySubscriptExpr>(w->getLHS()->IgnoreParens())
+                          : nullptr;
+      const auto *k = a ? dyn_cast<DeclRefExpr>(a->getIdx()->IgnoreParenImpCasts()) : nullptr;
+      const auto *base = a ? dyn_cast<DeclRefExpr>(a->getBase()->IgnoreParenImpCasts()) : nullptr;
+      const auto *arr = base ? dyn_cast<VarDecl>(base->getDecl()) : nullptr;
+      if (!k || k->getDecl() != i || !arr || !arr->hasLocalStorage())
+        return false;
+      const ConstantArrayType *cat = ctx_.getAsConstantArrayType(arr->getType());
+      if (!cat || range->first < 0 ||
+          range->second > static_cast<int64_t>(cat->getSize().getZExtValue()))
+        return false;
+      written.insert(arr);
+    }
+    for (const BinaryOperator *w : writes)
+      if (w->getRHS()->HasSideEffects(ctx_) || readsAnyOf(w->getRHS(), written))
+        return false;
+    for (int64_t k = range->first; k < range->second; ++k) {
+      VarEvent one = e;
+      one.kind = VarEvent::Assign;
+      one.anyElement = false;
+      one.element = k;
+      one.stmt = loop;
+      one.value = assign->getRHS();
+      one.opcode = BO_Assign;
+      one.loop = loop;
+      one.loopVar = i;
+      one.loopValue = k;
+      events_[vd].push_back(one);
+    }
+    return true;
+  }
+
+  /// [lo, hi) of a counted loop over `i`: init `i = lo` or `int i = lo`, condition `i < hi` or
+  /// `i <= hi`, step `++i`, `i++` or `i += 1`; lo and hi constants; 1 to 4096 iterations.
+  std::optional<std::pair<int64_t, int64_t>> countedRange(const ForStmt *loop, const VarDecl *i) {
+    auto isI = [&](const Expr *x) {
+      const auto *r = x ? dyn_cast<DeclRefExpr>(x->IgnoreParenImpCasts()) : nullptr;
+      return r && r->getDecl() == i;
+    };
+    const Expr *loExpr = nullptr;
+    if (const auto *ds = dyn_cast_or_null<DeclStmt>(loop->getInit());
+        ds && ds->isSingleDecl() && ds->getSingleDecl() == i)
+      loExpr = i->getInit();
+    else if (const auto *bo = dyn_cast_or_null<BinaryOperator>(loop->getInit());
+             bo && bo->getOpcode() == BO_Assign && isI(bo->getLHS()))
+      loExpr = bo->getRHS();
+    const auto *cond = dyn_cast_or_null<BinaryOperator>(loop->getCond());
+    if (!loExpr || !cond || !isI(cond->getLHS()) ||
+        (cond->getOpcode() != BO_LT && cond->getOpcode() != BO_LE))
+      return std::nullopt;
+    const Expr *inc = loop->getInc() ? loop->getInc()->IgnoreParens() : nullptr;
+    bool step = false;
+    if (const auto *u = dyn_cast_or_null<UnaryOperator>(inc))
+      step = u->isIncrementOp() && isI(u->getSubExpr());
+    else if (const auto *c = dyn_cast_or_null<CompoundAssignOperator>(inc))
+      step = c->getOpcode() == BO_AddAssign && isI(c->getLHS()) &&
+             constantIndex(c->getRHS(), ctx_, nullptr) == 1;
+    std::optional<int64_t> lo = constantIndex(loExpr, ctx_, nullptr);
+    std::optional<int64_t> hi = constantIndex(cond->getRHS(), ctx_, nullptr);
+    if (!step || !lo || !hi)
+      return std::nullopt;
+    const int64_t end = *hi + (cond->getOpcode() == BO_LE ? 1 : 0);
+    if (end <= *lo || end - *lo > 4096)
+      return std::nullopt;
+    return std::make_pair(*lo, end);
+  }
+
+  static bool readsAnyOf(const Stmt *s, const std::set<const VarDecl *> &vars) {
+    if (!s)
+      return false;
+    if (const auto *r = dyn_cast<DeclRefExpr>(s))
+      if (const auto *v = dyn_cast<VarDecl>(r->getDecl()); v && vars.count(v))
+        return true;
+    for (const Stmt *child : s->children())
+      if (readsAnyOf(child, vars))
+        return true;
+    return false;
+  }
+
   void escape(const VarDecl *vd, VarEvent e, std::string what) {
     e.kind = VarEvent::Escape;
     e.what = std::move(what);
@@ -265,6 +387,11 @@ private:
         p = skipUp(pm_, ase, node);
         if (!p)
           return;
+        if (e.anyElement)
+          if (const auto *assign = dyn_cast<BinaryOperator>(p);
+              assign && assign->getOpcode() == BO_Assign && assign->getLHS() == node &&
+              countedLoopWrite(vd, ase, assign, e))
+            return;
         // A constant index outside the array (one past the end only for its address) touches
         // some other object: nothing about the array can be proven.
         if (const ConstantArrayType *cat = ctx_.getAsConstantArrayType(vd->getType());
@@ -431,6 +558,8 @@ std::unique_ptr<FunctionFlow> FunctionFlow::build(const Decl *fn, ASTContext &ct
         }
         ++i;
       }
+      if (const auto *loop = dyn_cast_or_null<ForStmt>(b->getTerminatorStmt()))
+        flow->loopExit_.emplace(loop, CfgPos{b, static_cast<unsigned>(b->size())});
     }
   }
   flow->classify(ctx, bound);
@@ -462,6 +591,11 @@ std::optional<CfgPos> FunctionFlow::position(const Stmt *s) const {
 }
 
 std::optional<CfgPos> FunctionFlow::eventPosition(const VarEvent &e, const VarDecl *var) const {
+  if (e.loop) {
+    if (auto it = loopExit_.find(e.loop); it != loopExit_.end())
+      return it->second;
+    return std::nullopt;
+  }
   if (e.kind == VarEvent::Init) {
     if (auto it = declPos_.find(var); it != declPos_.end())
       return it->second;
@@ -574,6 +708,7 @@ const VarEvent *FunctionFlow::reachingDefinition(const VarDecl *var,
   std::vector<CfgPos> killPos;
   for (const Placed &d : defs)
     killPos.push_back(d.pos);
+
   std::vector<const VarEvent *> reaching;
   for (const Placed &d : defs)
     if (reaches(d.pos, atPos, killPos))

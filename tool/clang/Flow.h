@@ -65,6 +65,11 @@ struct VarEvent {
   int opcode = 0;                   ///< BinaryOperatorKind / UnaryOperatorKind
   std::optional<int64_t> element;   ///< the element for a[k] (constant k); none = whole variable
   bool anyElement = false;          ///< a[i] with a non-constant i: may be any element
+  /// An element written by a counted loop (`for (i = 0; i < 3; ++i) a[i] = E;`): one Assign
+  /// event per element, placed where the loop exits, whose value is E with `loopVar` = `loopValue`.
+  const clang::ForStmt *loop = nullptr;
+  const clang::VarDecl *loopVar = nullptr;
+  int64_t loopValue = 0;
   clang::SourceLocation loc;
   std::string what;                 ///< Escape: "its address is passed to 'f'", ...
 };
@@ -113,6 +118,7 @@ private:
   std::unique_ptr<clang::CFG> cfg_;
   std::map<const clang::Stmt *, CfgPos> pos_;
   std::map<const clang::VarDecl *, CfgPos> declPos_;
+  std::map<const clang::ForStmt *, CfgPos> loopExit_; ///< after the condition block's elements
   std::map<const clang::VarDecl *, std::vector<VarEvent>> events_;
 };
 
