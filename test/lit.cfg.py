@@ -24,7 +24,9 @@ config.test_exec_root = os.path.join(config.tempi_obj_root, "test")
 path = os.pathsep.join([config.tempi_tools_dir, config.llvm_tools_dir,
                         config.environment.get("PATH", os.environ.get("PATH", ""))])
 config.environment["PATH"] = path
-for var in ("HOME", "TMPDIR"):
+# TEMPI_LIB_DIR: where tempi-cc finds libtempi, for a build of the tools without it
+# (test/fuzz/sanitize-tools.sh points it at the main build's).
+for var in ("HOME", "TMPDIR", "TEMPI_LIB_DIR"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
 

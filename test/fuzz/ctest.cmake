@@ -48,7 +48,8 @@ endif()
 if(TARGET tempi-rewrite)
   add_test(NAME sanitize-tools
            COMMAND ${CMAKE_COMMAND} -E env TEMPI_PYTHON=${TEMPI_PYTHON}
-                   ${CMAKE_CURRENT_LIST_DIR}/sanitize-tools.sh ${CMAKE_CURRENT_BINARY_DIR}/sanitize-tools)
+                   ${CMAKE_CURRENT_LIST_DIR}/sanitize-tools.sh ${CMAKE_CURRENT_BINARY_DIR}/sanitize-tools
+                   ${CMAKE_BINARY_DIR})
   set_tests_properties(sanitize-tools PROPERTIES LABELS "sanitize;tool" TIMEOUT 1800
                        RUN_SERIAL TRUE)
 endif()
