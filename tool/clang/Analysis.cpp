@@ -204,19 +204,6 @@ bool isCountedSlot(const Expr *arg, ASTContext &ctx, std::set<const VarDecl *> &
   return true;
 }
 
-/// The first of `vars` that `e` reads, or nullptr.
-const VarDecl *readsOneOf(const Stmt *e, const std::set<const VarDecl *> &vars) {
-  if (!e || vars.empty())
-    return nullptr;
-  if (const auto *ref = dyn_cast<DeclRefExpr>(e))
-    if (const auto *v = dyn_cast<VarDecl>(ref->getDecl()); v && vars.count(v))
-      return v;
-  for (const Stmt *child : e->children())
-    if (const VarDecl *v = readsOneOf(child, vars))
-      return v;
-  return nullptr;
-}
-
 /// A scalar `a[i]` that resolve() refused only because it cannot evaluate `i` (a loop
 /// variable): when every element of the local array `a` is proven at the call, the call can
 /// pass the plan chosen by the same index (DatatypeArg::indexText). Otherwise `da` keeps its
@@ -241,7 +228,7 @@ void indexedArg(DatatypeArg &da, const Expr *arg, const CallExpr *call, Point at
       refuse("an argument of the call has side effects");
       return;
     }
-  if (const VarDecl *v = readsOneOf(idx, counters)) {
+  if (const VarDecl *v = firstReadOf(idx, counters)) {
     refuse("the index reads '" + v->getNameAsString() +
            "', which another argument of the call increments");
     return;
@@ -276,8 +263,6 @@ void indexedArg(DatatypeArg &da, const Expr *arg, const CallExpr *call, Point at
 /// Only those calls are worth a remark: with predefined types there is nothing to pack.
 std::string firstDerivedDatatype(const CallExpr *call, const UnrewrittenCallSpec &u,
                                  ASTContext &ctx) {
-  const SourceManager &sm = ctx.getSourceManager();
-  const LangOptions &lo = ctx.getLangOpts();
   for (int idx : u.datatypeArgs) {
     if (static_cast<unsigned>(idx) >= call->getNumArgs())
       continue;
@@ -287,11 +272,7 @@ std::string firstDerivedDatatype(const CallExpr *call, const UnrewrittenCallSpec
           return n == "MPI_DATATYPE_NULL" || findNamedType(n);
         }))
       continue;
-    std::string text =
-        Lexer::getSourceText(
-            Lexer::makeFileCharRange(CharSourceRange::getTokenRange(arg->getSourceRange()), sm, lo),
-            sm, lo)
-            .str();
+    std::string text = spelledText(arg, ctx);
     return text.empty() ? "argument " + std::to_string(idx + 1) : text;
   }
   return "";
@@ -654,11 +635,7 @@ Analysis analyze(ASTContext &ctx, const Preprocessor *pp, const UnexpandedMacroA
       DatatypeArg da;
       da.index = static_cast<unsigned>(idx);
       da.loc = arg->getBeginLoc();
-      da.spelling = Lexer::getSourceText(
-                        Lexer::makeFileCharRange(CharSourceRange::getTokenRange(arg->getSourceRange()),
-                                                 sm, lo),
-                        sm, lo)
-                        .str();
+      da.spelling = spelledText(arg, ctx);
       da.isArray = spec->datatypeArrays;
       if (!at) {
         da.why = {"the call is in code the analysis cannot place (unreachable?)", da.loc};

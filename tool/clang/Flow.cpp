@@ -13,6 +13,7 @@
 #include "clang/AST/StmtOpenMP.h"
 #include "clang/Basic/OpenMPKinds.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 
 #include <algorithm>
 #include <set>
@@ -23,6 +24,27 @@ namespace tempi::frontend {
 
 std::string lineOf(SourceLocation loc, const SourceManager &sm) {
   return "line " + std::to_string(sm.getExpansionLineNumber(loc));
+}
+
+std::string spelledText(const Expr *e, const ASTContext &ctx) {
+  const SourceManager &sm = ctx.getSourceManager();
+  CharSourceRange r = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(e->getSourceRange()),
+                                               sm, ctx.getLangOpts());
+  if (r.isInvalid())
+    return "";
+  return Lexer::getSourceText(r, sm, ctx.getLangOpts()).str();
+}
+
+const VarDecl *firstReadOf(const Stmt *s, const std::set<const VarDecl *> &vars) {
+  if (!s || vars.empty())
+    return nullptr;
+  if (const auto *ref = dyn_cast<DeclRefExpr>(s))
+    if (const auto *v = dyn_cast<VarDecl>(ref->getDecl()); v && vars.count(v))
+      return v;
+  for (const Stmt *child : s->children())
+    if (const VarDecl *v = firstReadOf(child, vars))
+      return v;
+  return nullptr;
 }
 
 namespace {
@@ -295,7 +317,7 @@ private:
       written.insert(arr);
     }
     for (const BinaryOperator *w : writes)
-      if (w->getRHS()->HasSideEffects(ctx_) || readsAnyOf(w->getRHS(), written))
+      if (w->getRHS()->HasSideEffects(ctx_) || firstReadOf(w->getRHS(), written))
         return false;
     for (int64_t k = range->first; k < range->second; ++k) {
       VarEvent one = e;
@@ -346,18 +368,6 @@ private:
     if (end <= *lo || end - *lo > 4096)
       return std::nullopt;
     return std::make_pair(*lo, end);
-  }
-
-  static bool readsAnyOf(const Stmt *s, const std::set<const VarDecl *> &vars) {
-    if (!s)
-      return false;
-    if (const auto *r = dyn_cast<DeclRefExpr>(s))
-      if (const auto *v = dyn_cast<VarDecl>(r->getDecl()); v && vars.count(v))
-        return true;
-    for (const Stmt *child : s->children())
-      if (readsAnyOf(child, vars))
-        return true;
-    return false;
   }
 
   void escape(const VarDecl *vd, VarEvent e, std::string what) {
@@ -708,7 +718,6 @@ const VarEvent *FunctionFlow::reachingDefinition(const VarDecl *var,
   std::vector<CfgPos> killPos;
   for (const Placed &d : defs)
     killPos.push_back(d.pos);
-
   std::vector<const VarEvent *> reaching;
   for (const Placed &d : defs)
     if (reaches(d.pos, atPos, killPos))

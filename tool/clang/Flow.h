@@ -27,6 +27,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -130,5 +131,11 @@ bool capturedByLambdaOrBlock(const clang::DeclRefExpr *d, clang::ASTContext &ctx
 
 /// "line 40" for a location (the expansion line in the main file).
 std::string lineOf(clang::SourceLocation loc, const clang::SourceManager &sm);
+
+/// The source text of an expression's file range ("" when it has none, e.g. inside a macro body).
+std::string spelledText(const clang::Expr *e, const clang::ASTContext &ctx);
+
+/// The first of `vars` that `s` (or anything under it) names, or nullptr.
+const clang::VarDecl *firstReadOf(const clang::Stmt *s, const std::set<const clang::VarDecl *> &vars);
 
 } // namespace tempi::frontend

@@ -296,7 +296,7 @@ int Pipeline::run() {
     if (speculated)
       return compileOnly();
     bool cuda = false;
-    if (cl_.action == Action::Link && (inputsUseTempi(cuda) || linksRuntimeAnyway()))
+    if (cl_.action == Action::Link && (linksRuntimeAnyway() || inputsUseTempi(cuda)))
       return compileAndLink();
     return passThrough();
   }

@@ -76,15 +76,6 @@ std::string calleeName(const CallExpr *c) {
 
 } // namespace
 
-std::string spelledText(const Expr *e, ASTContext &ctx) {
-  const SourceManager &sm = ctx.getSourceManager();
-  CharSourceRange r = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(e->getSourceRange()),
-                                               sm, ctx.getLangOpts());
-  if (r.isInvalid())
-    return "";
-  return Lexer::getSourceText(r, sm, ctx.getLangOpts()).str();
-}
-
 std::vector<ConstructorSite> collectConstructorSites(ASTContext &ctx) {
   SourceManager &sm = ctx.getSourceManager();
   Collector col;

@@ -8,6 +8,7 @@
 /// but its fix-its are not offered (`editable` is false).
 #pragma once
 
+#include "tool/clang/Flow.h"
 #include "tool/clang/MpiNames.h"
 
 #include "passes/StridedBlock.h"
@@ -40,7 +41,6 @@ struct ConstructorSite {
 /// The constructor calls of the main file in source order.
 std::vector<ConstructorSite> collectConstructorSites(clang::ASTContext &ctx);
 
-/// The source text of an expression's file range ("" when it has none).
-std::string spelledText(const clang::Expr *e, clang::ASTContext &ctx);
+using frontend::spelledText; // tool/clang/Flow.h
 
 } // namespace tempi::lint
