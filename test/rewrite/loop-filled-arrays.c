@@ -92,6 +92,19 @@ void partly_filled(double *u) {
   MPI_Type_commit(&face);
   MPI_Send(u, 1, face, 1, 0, MPI_COMM_WORLD);
 }
+// The loop variable read in a definition made before the loop has its value there (6, not the
+// element's index): vector(6, 6, 12).
+void loop_variable_read_before(double *buf) {
+  MPI_Datatype t;
+  int i = 5;
+  int m = i + 1;
+  int counts[3];
+  for (i = 0; i < 3; i++)
+    counts[i] = m;
+  MPI_Type_vector(counts[0], counts[1], counts[2] * 2, MPI_DOUBLE, &t);
+  MPI_Type_commit(&t);
+  MPI_Send(buf, 1, t, 1, 0, MPI_COMM_WORLD);
+}
 // CHECK-LABEL: void subarray_loop(double *u) {
 // CHECK: {{^}}  tempi_Send(u, 1, face, 1, 0, MPI_COMM_WORLD, &tempi_gen_plan_{{[0-9a-f]+}});
 // CHECK-LABEL: void indexed_from_index(int *buf) {
@@ -106,6 +119,8 @@ void partly_filled(double *u) {
 // CHECK: {{^}}  MPI_Send(buf, 1, t, 1, 0, MPI_COMM_WORLD);
 // CHECK-LABEL: void partly_filled(double *u) {
 // CHECK: {{^}}  MPI_Send(u, 1, face, 1, 0, MPI_COMM_WORLD);
+// CHECK-LABEL: void loop_variable_read_before(double *buf) {
+// CHECK: {{^}}  tempi_Send(buf, 1, t, 1, 0, MPI_COMM_WORLD, &tempi_gen_plan_{{[0-9a-f]+}});
 // REMARK: remark: rewritten: MPI_Send -> tempi_Send: 'face' holds subarray(3, [18, 18, 18], [1, 16, 16], [1, 1, 1], C, MPI_DOUBLE)
 // REMARK: remark: rewritten: MPI_Send -> tempi_Send: 't' holds indexed(4, [2, 2, 2, 2], [0, 10, 20, 30], MPI_INT)
 // REMARK: remark: rewritten: MPI_Send -> tempi_Send: 't' holds struct(2, [1, 1], [0, 16], [MPI_DOUBLE, MPI_DOUBLE])
@@ -113,3 +128,4 @@ void partly_filled(double *u) {
 // REMARK: remark: datatype 'face' of MPI_Send is left to the runtime: array_of_subsizes[0] depends on 'subsizes[0]', which is written through a non-constant index
 // REMARK: remark: datatype 't' of MPI_Send is left to the runtime: array_of_displacements[0] depends on 'displs[0]', which is written through a non-constant index
 // REMARK: remark: datatype 'face' of MPI_Send is left to the runtime: array_of_subsizes[2] depends on 'subsizes[2]', which is not defined before this use
+// REMARK: remark: rewritten: MPI_Send -> tempi_Send: 't' holds vector(6, 6, 12, MPI_DOUBLE)

@@ -435,6 +435,7 @@ std::vector<TypeExprPtr> DatatypeResolver::resolveArray(const Expr *e, Point at,
 TypeExprPtr DatatypeResolver::fromDefinition(const SlotDefinition &def, const std::string &name,
                                              Unresolved &why, int depth) {
   const VarEvent &e = *def.event;
+  Evaluator::LoopBinding context(ev_, e); // the definition is evaluated where it stands
   switch (e.kind) {
   case VarEvent::ConstructorOut: {
     const ConstructorSpec *spec = findConstructor(calleeName(e.call));
@@ -450,7 +451,6 @@ TypeExprPtr DatatypeResolver::fromDefinition(const SlotDefinition &def, const st
       why = {"'" + name + "' is zero-initialized, not a datatype", e.loc};
       return nullptr;
     }
-    Evaluator::LoopBinding loop(ev_, e); // types[i] = base[i] in a counted loop
     return resolve(def.value, def.at, why, depth + 1);
   }
   default:

@@ -288,23 +288,14 @@ std::optional<Value> Evaluator::eval(const Expr *e, Point at, Unresolved &why, i
   return fail(why, "is not a compile-time constant", loc);
 }
 
-Evaluator::LoopBinding::LoopBinding(Evaluator &ev, const VarEvent &e) : ev_(ev) {
-  if (!e.loop || !e.loopVar)
-    return;
-  var_ = e.loopVar;
-  if (auto it = ev_.loopValues_.find(var_); it != ev_.loopValues_.end())
-    previous_ = it->second;
-  ev_.loopValues_[var_] = e.loopValue;
+Evaluator::LoopBinding::LoopBinding(Evaluator &ev, const VarEvent &e)
+    : ev_(ev), saved_(std::move(ev.loopValues_)) {
+  ev_.loopValues_.clear();
+  if (e.loop && e.loopVar)
+    ev_.loopValues_[e.loopVar] = e.loopValue;
 }
 
-Evaluator::LoopBinding::~LoopBinding() {
-  if (!var_)
-    return;
-  if (previous_)
-    ev_.loopValues_[var_] = *previous_;
-  else
-    ev_.loopValues_.erase(var_);
-}
+Evaluator::LoopBinding::~LoopBinding() { ev_.loopValues_ = std::move(saved_); }
 
 std::optional<Value> Evaluator::readVariable(const VarDecl *vd, std::optional<int64_t> element,
                                              Point at, SourceLocation useLoc, Unresolved &why,
@@ -415,12 +406,12 @@ std::optional<Value> Evaluator::readSlot(const VarDecl *vd, std::optional<int64_
     return fail(why, r, inner.loc);
   }
   const VarEvent &e = *def->event;
+  LoopBinding context(*this, e); // the definition is evaluated where it stands
   switch (e.kind) {
   case VarEvent::Init:
   case VarEvent::Assign: {
     if (!def->value)
       return Value{0, nullptr};
-    LoopBinding loop(*this, e);
     return eval(def->value, def->at, why, depth + 1);
   }
   case VarEvent::CompoundAssign:

@@ -87,8 +87,11 @@ public:
   /// The point of a statement of this function.
   std::optional<Point> pointOf(const clang::Stmt *s) const;
 
-  /// While alive, the variable of a counted loop reads as the index of the element `e` defines
-  /// (VarEvent::loop; nothing for other events), for evaluating the value the loop assigns.
+  /// While alive, the evaluation context of one definition: the variable of the counted loop
+  /// that made it (VarEvent::loop) reads as the index of the element it defines, and no other
+  /// loop's variable is bound. A definition's value is evaluated where it stands, so a binding of
+  /// the loop whose element is being read must not leak into it (`int m = i + 1;` before
+  /// `for (i = 0; i < 3; i++) a[i] = m;` reads i's value at m's definition, not the index).
   class LoopBinding {
   public:
     LoopBinding(Evaluator &ev, const VarEvent &e);
@@ -98,8 +101,7 @@ public:
 
   private:
     Evaluator &ev_;
-    const clang::VarDecl *var_ = nullptr;
-    std::optional<int64_t> previous_;
+    std::map<const clang::VarDecl *, int64_t> saved_;
   };
 
 private:
