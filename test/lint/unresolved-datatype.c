@@ -15,15 +15,15 @@ void send_local(double *buf) {
   MPI_Send(buf, 4, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD);
 }
 
-// MPI_Alltoallw: a datatype array whose every element is proven is not reported; one filled in a
-// loop is, with the first unproven element.
-void alltoallw(double *a, double *b, const int *counts, const int *displs) {
+// MPI_Alltoallw: a datatype array whose every element is proven is not reported; one filled by a
+// loop of run-time length is, with the first unproven element.
+void alltoallw(double *a, double *b, const int *counts, const int *displs, int n) {
   MPI_Datatype proven[2], looped[2];
   int i;
   MPI_Type_vector(4, 2, 8, MPI_DOUBLE, &proven[0]);
   proven[1] = MPI_DOUBLE;
   MPI_Alltoallw(a, counts, displs, proven, b, counts, displs, proven, MPI_COMM_WORLD);
-  for (i = 0; i < 2; ++i)
+  for (i = 0; i < n; ++i)
     MPI_Type_vector(4, 3, 8, MPI_DOUBLE, &looped[i]); // tempi-note {{the reason is here}}
   MPI_Alltoallw(a, counts, displs, proven, b, counts, displs, looped, MPI_COMM_WORLD); // tempi-warning {{datatype 'looped' of MPI_Alltoallw cannot be resolved at compile time: 'looped[0]' is written through a non-constant index on line 27 [tempi-unresolved-datatype]}}
 }

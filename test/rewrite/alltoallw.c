@@ -43,10 +43,10 @@ void initialized(void) {
 // REMARK-NOT: 'plain'
 }
 
-void loop(void) {
+void loop(int n) {
   MPI_Datatype types[3];
   int i;
-  for (i = 0; i < 3; ++i)
+  for (i = 0; i < n; ++i)
     MPI_Type_vector(8, 1, 4, MPI_DOUBLE, &types[i]);
   MPI_Alltoallw(a, counts, displs, types, b, counts, displs, types, MPI_COMM_WORLD);
 // REMARK: .c:[[@LINE-1]]:36: remark: datatype 'types' of MPI_Alltoallw is left to the runtime: 'types[0]' is written through a non-constant index on line [[@LINE-2]]
@@ -113,7 +113,7 @@ void others(MPI_Datatype u) {
 // CHECK-LABEL: void initialized(void) {
 // CHECK: {{^}}  tempi_Alltoallw(a, counts, displs, types, b, counts, displs, types, MPI_COMM_WORLD, tempi_gen_plans_2, tempi_gen_plans_2);
 // CHECK: {{^}}  MPI_Alltoallw(a, counts, displs, plain, b, counts, displs, plain, MPI_COMM_WORLD);
-// CHECK-LABEL: void loop(void) {
+// CHECK-LABEL: void loop(int n) {
 // CHECK: {{^}}  MPI_Alltoallw(a, counts, displs, types, b, counts, displs, types, MPI_COMM_WORLD);
 // CHECK-LABEL: void parameter(MPI_Datatype types[3]) {
 // CHECK: {{^}}  MPI_Alltoallw(a, counts, displs, mine, b, counts, displs, types, MPI_COMM_WORLD);

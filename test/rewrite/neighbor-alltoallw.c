@@ -27,9 +27,9 @@ void halo(MPI_Comm graph) {
   MPI_Type_free(&recv[0]);
 }
 
-void loop(MPI_Comm graph) {
+void loop(MPI_Comm graph, int n) {
   MPI_Datatype types[2];
-  for (int i = 0; i < 2; ++i)
+  for (int i = 0; i < n; ++i)
     MPI_Type_vector(8, 1, 4, MPI_DOUBLE, &types[i]);
   MPI_Neighbor_alltoallw(a, counts, displs, types, b, counts, displs, types, graph);
 // REMARK: .c:[[@LINE-1]]:{{[0-9]+}}: remark: datatype 'types' of MPI_Neighbor_alltoallw is left to the runtime: 'types[0]' is written through a non-constant index on line [[@LINE-2]]
@@ -65,7 +65,7 @@ void freed(MPI_Comm graph) {
 // CHECK-NOT: tempi_gen_plans_1
 // CHECK-LABEL: void halo(MPI_Comm graph) {
 // CHECK: {{^}}  tempi_Neighbor_alltoallw(a, counts, displs, send, b, counts, displs, recv, graph, tempi_gen_plans_0, tempi_gen_plans_0);
-// CHECK-LABEL: void loop(MPI_Comm graph) {
+// CHECK-LABEL: void loop(MPI_Comm graph, int n) {
 // CHECK: {{^}}  MPI_Neighbor_alltoallw(a, counts, displs, types, b, counts, displs, types, graph);
 // CHECK-LABEL: void parameter(MPI_Comm graph, MPI_Datatype recv[2]) {
 // CHECK: {{^}}  MPI_Neighbor_alltoallw(a, counts, displs, send, b, counts, displs, recv, graph);

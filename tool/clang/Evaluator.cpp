@@ -46,9 +46,12 @@ bool fitsType(int64_t v, QualType t, ASTContext &ctx) {
 
 std::string Evaluator::slotName(const VarDecl *var, std::optional<int64_t> element) {
   std::string s = var->getNameAsString();
-  if (element)
-    s += "[" + std::to_string(*element) + "]";
-  return s;
+  if (!element)
+    return s;
+  if (std::optional<int64_t> columns = rowLength(var->getType(), var->getASTContext()))
+    return s + "[" + std::to_string(*element / *columns) + "][" +
+           std::to_string(*element % *columns) + "]";
+  return s + "[" + std::to_string(*element) + "]";
 }
 
 std::optional<Point> Evaluator::pointOf(const Stmt *s) const {
@@ -157,8 +160,24 @@ std::optional<Value> Evaluator::eval(const Expr *e, Point at, Unresolved &why, i
     if (idx->base)
       return fail(why, "uses an address as an index", loc);
     if (const auto *d = dyn_cast<DeclRefExpr>(base))
-      if (const auto *vd = dyn_cast<VarDecl>(d->getDecl()); vd && vd->getType()->isArrayType())
+      if (const auto *vd = dyn_cast<VarDecl>(d->getDecl());
+          vd && vd->getType()->isArrayType() && !rowLength(vd->getType(), ctx_))
         return readVariable(vd, idx->k, at, loc, why, depth);
+    // a[r][c] of a local two-dimensional array: element r*C + c (FunctionFlow's numbering).
+    if (const auto *row = dyn_cast<ArraySubscriptExpr>(base))
+      if (const auto *d = dyn_cast<DeclRefExpr>(row->getBase()->IgnoreParenImpCasts()))
+        if (const auto *vd = dyn_cast<VarDecl>(d->getDecl());
+            vd && vd->hasLocalStorage() && !isa<ParmVarDecl>(vd))
+          if (std::optional<int64_t> columns = rowLength(vd->getType(), ctx_)) {
+            std::optional<Value> r = eval(row->getIdx(), at, why, depth + 1);
+            if (!r)
+              return r;
+            const auto rows = static_cast<int64_t>(
+                ctx_.getAsConstantArrayType(vd->getType())->getSize().getZExtValue());
+            if (r->base || r->k < 0 || r->k >= rows || idx->k < 0 || idx->k >= *columns)
+              return fail(why, "reads '" + vd->getNameAsString() + "' out of bounds", loc);
+            return readVariable(vd, r->k * *columns + idx->k, at, loc, why, depth);
+          }
     return fail(why, "reads an array the tool cannot follow", loc);
   }
   if (const auto *uo = dyn_cast<UnaryOperator>(e)) {
@@ -364,6 +383,10 @@ std::optional<SlotDefinition> Evaluator::slotDefinition(const VarDecl *var,
     why = {"'" + slotName(var, element) + "' is defined in code the tool cannot place", def->loc};
     return std::nullopt;
   }
+  // A counted loop's element is evaluated just after the loop exit, where every element the
+  // loop writes holds its final value (w[i] read in the body: Flow.cpp, countedLoopAround).
+  if (def->loop)
+    ++pos->index;
   SlotDefinition out{def, Point{*pos, def->loc}, def->value};
   if (def->kind == VarEvent::Init && element) {
     const Expr *init = def->value->IgnoreImplicit();
@@ -376,10 +399,40 @@ std::optional<SlotDefinition> Evaluator::slotDefinition(const VarDecl *var,
       why = {"'" + slotName(var, element) + "' is before the start of the array", at.loc};
       return std::nullopt;
     }
-    if (static_cast<uint64_t>(*element) < il->getNumInits()) {
-      out.value = il->getInit(static_cast<unsigned>(*element));
+    // A two-dimensional array's element r*C+c: element c of row r's list.
+    int64_t index = *element;
+    if (std::optional<int64_t> columns = rowLength(var->getType(), ctx_)) {
+      const int64_t row = *element / *columns;
+      index = *element % *columns;
+      const auto *cat = ctx_.getAsConstantArrayType(var->getType());
+      if (static_cast<uint64_t>(row) >= cat->getSize().getZExtValue()) {
+        why = {"'" + slotName(var, element) + "' is past the end of the array", at.loc};
+        return std::nullopt;
+      }
+      if (static_cast<uint64_t>(row) >= il->getNumInits()) {
+        out.value = nullptr; // zero-initialized
+        return out;
+      }
+      const Expr *rowInit = il->getInit(static_cast<unsigned>(row))->IgnoreImplicit();
+      if (isa<ImplicitValueInitExpr>(rowInit)) {
+        out.value = nullptr;
+        return out;
+      }
+      il = dyn_cast<InitListExpr>(rowInit);
+      if (!il) {
+        why = {"'" + var->getNameAsString() + "' has an initializer the tool cannot read",
+               def->loc};
+        return std::nullopt;
+      }
+      out.value = static_cast<uint64_t>(index) < il->getNumInits()
+                      ? il->getInit(static_cast<unsigned>(index))
+                      : nullptr;
+      return out;
+    }
+    if (static_cast<uint64_t>(index) < il->getNumInits()) {
+      out.value = il->getInit(static_cast<unsigned>(index));
     } else if (const auto *cat = ctx_.getAsConstantArrayType(var->getType());
-               cat && static_cast<uint64_t>(*element) < cat->getSize().getZExtValue()) {
+               cat && static_cast<uint64_t>(index) < cat->getSize().getZExtValue()) {
       out.value = nullptr; // zero-initialized
     } else {
       why = {"'" + slotName(var, element) + "' is past the end of the array", at.loc};
@@ -543,6 +596,31 @@ std::optional<int64_t> Evaluator::evalElement(const Expr *array, int64_t i, Poin
       if (static_cast<uint64_t>(i) < il->getNumInits())
         return evalInt(il->getInit(static_cast<unsigned>(i)), at, why);
       return 0;
+    }
+  }
+  // A row of a local two-dimensional array (`subsizes[d]`): element row*C + i.
+  if (const auto *row = dyn_cast<ArraySubscriptExpr>(a); row && shift == 0) {
+    const auto *d = dyn_cast<DeclRefExpr>(row->getBase()->IgnoreParenImpCasts());
+    const auto *vd = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+    std::optional<int64_t> columns = vd ? rowLength(vd->getType(), ctx_) : std::nullopt;
+    if (columns && vd->hasLocalStorage() && !isa<ParmVarDecl>(vd)) {
+      std::optional<int64_t> r = evalInt(row->getIdx(), at, why);
+      if (!r)
+        return r;
+      const auto rows = static_cast<int64_t>(
+          ctx_.getAsConstantArrayType(vd->getType())->getSize().getZExtValue());
+      if (*r < 0 || *r >= rows || i < 0 || i >= *columns) {
+        why = {"reads '" + slotName(vd, std::nullopt) + "' out of bounds", a->getBeginLoc()};
+        return std::nullopt;
+      }
+      std::optional<Value> v = readVariable(vd, *r * *columns + i, at, a->getBeginLoc(), why, 0);
+      if (!v)
+        return std::nullopt;
+      if (v->base) {
+        why = {"is an address, not a difference of addresses", a->getBeginLoc()};
+        return std::nullopt;
+      }
+      return v->k;
     }
   }
   if (const auto *d = dyn_cast<DeclRefExpr>(a)) {

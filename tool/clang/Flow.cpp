@@ -164,6 +164,16 @@ bool capturedByLambdaOrBlock(const DeclRefExpr *d, ASTContext &ctx) {
   return true;
 }
 
+std::optional<int64_t> rowLength(QualType t, const ASTContext &ctx) {
+  const ConstantArrayType *outer = ctx.getAsConstantArrayType(t);
+  const ConstantArrayType *inner = outer ? ctx.getAsConstantArrayType(outer->getElementType())
+                                         : nullptr;
+  if (!inner || inner->getElementType()->isArrayType() || inner->getSize().getZExtValue() == 0 ||
+      inner->getSize().getActiveBits() > 32 || outer->getSize().getActiveBits() > 32)
+    return std::nullopt;
+  return static_cast<int64_t>(inner->getSize().getZExtValue());
+}
+
 namespace {
 
 class Classifier : public RecursiveASTVisitor<Classifier> {
@@ -260,75 +270,171 @@ private:
       escapeCaptures(child, what);
   }
 
-  /// The loop `for (i = lo; i < hi; ++i) { a[i] = E; b[i] = F; ... }` (also `int i = lo`,
-  /// `i <= hi`, `i++`, `i += 1`) with lo and hi constants, 1 to 4096 iterations inside every
-  /// array, and a body of nothing but such assignments: each with `[i]` exactly, to a local
-  /// array, whose value has no side effect and reads none of the arrays the loop writes. Such a
-  /// loop defines a[lo..hi-1], each to E with i bound to its index, where it exits; `a[i] = E`
-  /// in it becomes one Assign event per element (otherwise it writes through a non-constant
-  /// index, as before). Returns whether it did so.
-  bool countedLoopWrite(const VarDecl *vd, const ArraySubscriptExpr *ase,
-                        const BinaryOperator *assign, const VarEvent &e) {
-    const auto *idx = dyn_cast<DeclRefExpr>(ase->getIdx()->IgnoreParenImpCasts());
-    const auto *i = idx ? dyn_cast<VarDecl>(idx->getDecl()) : nullptr;
-    if (!i || !i->hasLocalStorage() || !i->getType()->isIntegerType() ||
-        i->getType().isVolatileQualified())
-      return false;
-    const Stmt *body = pm_.getParent(assign);
+  /// A counted loop whose body the tool understands whole: `for (i = lo; i < hi; ++i) { ... }`
+  /// (also `int i = lo`, `i <= hi`, `i++`, `i += 1`; lo and hi constants, 1 to 4096
+  /// iterations) whose body holds nothing but
+  ///   - `a[i] = E;`
+  ///   - an MPI datatype constructor whose output is `&a[i]`, e.g.
+  ///     `MPI_Type_create_subarray(3, sizes, sub, starts, order, MPI_DOUBLE, &face[i]);`
+  ///   - `MPI_Type_commit(&a[i]);` of an array a constructor of the body writes,
+  /// with every a a local array holding every index of the range, and every value (E, the
+  /// constructor's other arguments) free of side effects and reading an array the body writes
+  /// only as `w[i]`, after the statement that writes it. Element k of each array written is
+  /// then defined where the loop exits, by its statement read with i = k: the value of w[i] is
+  /// iteration k's, and nothing else the values read changes inside the loop.
+  struct CountedLoop {
+    const ForStmt *loop = nullptr;
+    const VarDecl *var = nullptr;
+    int64_t lo = 0, hi = 0;
+  };
+
+  /// The counted loop (above) whose body holds `stmt` directly, if `stmt` is in one.
+  std::optional<CountedLoop> countedLoopAround(const Stmt *stmt) {
+    const Stmt *body = pm_.getParent(stmt);
     const auto *loop = dyn_cast_or_null<ForStmt>(body);
     if (!loop) {
       loop = dyn_cast_or_null<ForStmt>(body ? pm_.getParent(body) : nullptr);
       if (!loop || !isa<CompoundStmt>(body))
-        return false;
+        return std::nullopt;
     }
-    if (loop->getBody() != body && loop->getBody() != assign)
-      return false;
+    if (loop->getBody() != body && loop->getBody() != stmt)
+      return std::nullopt;
+    auto [it, fresh] = countedLoops_.try_emplace(loop);
+    if (fresh)
+      it->second = checkCountedLoop(loop);
+    return it->second;
+  }
+
+  /// The local array `x` names, with every index of [lo, hi) inside it, or nullptr.
+  const VarDecl *arrayCovering(const Expr *x, int64_t lo, int64_t hi) {
+    const auto *base = dyn_cast<DeclRefExpr>(x->IgnoreParenImpCasts());
+    const auto *arr = base ? dyn_cast<VarDecl>(base->getDecl()) : nullptr;
+    if (!arr || !arr->hasLocalStorage())
+      return nullptr;
+    const ConstantArrayType *cat = ctx_.getAsConstantArrayType(arr->getType());
+    if (!cat || lo < 0 || hi > static_cast<int64_t>(cat->getSize().getZExtValue()))
+      return nullptr;
+    return arr;
+  }
+
+  /// `a[i]` with i the variable `i`: the array a, else nullptr.
+  static const Expr *elementAtLoopIndex(const Expr *x, const VarDecl *i) {
+    const auto *ase = x ? dyn_cast<ArraySubscriptExpr>(x->IgnoreParens()) : nullptr;
+    const auto *k = ase ? dyn_cast<DeclRefExpr>(ase->getIdx()->IgnoreParenImpCasts()) : nullptr;
+    return k && k->getDecl() == i ? ase->getBase() : nullptr;
+  }
+
+  /// `&a[i]`: the array a, else nullptr.
+  static const Expr *addressOfElementAtLoopIndex(const Expr *x, const VarDecl *i) {
+    const auto *addr = x ? dyn_cast<UnaryOperator>(x->IgnoreParenImpCasts()) : nullptr;
+    return addr && addr->getOpcode() == UO_AddrOf ? elementAtLoopIndex(addr->getSubExpr(), i)
+                                                  : nullptr;
+  }
+
+  /// Whether `s` reads the arrays the loop writes only as w[i] of one already written.
+  static bool readsWrittenOnlyAsEarlierElement(const Stmt *s, const VarDecl *i,
+                                               const std::set<const VarDecl *> &written,
+                                               const std::set<const VarDecl *> &earlier) {
+    if (!s)
+      return true;
+    if (const auto *x = dyn_cast<Expr>(s))
+      if (const Expr *base = elementAtLoopIndex(x, i))
+        if (const VarDecl *w = firstReadOf(base, written))
+          return earlier.count(w) && isa<DeclRefExpr>(base->IgnoreParenImpCasts());
+    if (const auto *ref = dyn_cast<DeclRefExpr>(s))
+      return !written.count(dyn_cast<VarDecl>(ref->getDecl()));
+    for (const Stmt *child : s->children())
+      if (!readsWrittenOnlyAsEarlierElement(child, i, written, earlier))
+        return false;
+    return true;
+  }
+
+  std::optional<CountedLoop> checkCountedLoop(const ForStmt *loop) {
+    const VarDecl *i = loopVariable(loop);
+    if (!i || !i->hasLocalStorage() || !i->getType()->isIntegerType() ||
+        i->getType().isVolatileQualified())
+      return std::nullopt;
     std::optional<std::pair<int64_t, int64_t>> range = countedRange(loop, i);
     if (!range)
-      return false;
-    // The body: assignments a[i] = E only; E free of side effects and of the written arrays.
-    std::vector<const BinaryOperator *> writes;
-    if (const auto *cs = dyn_cast<CompoundStmt>(loop->getBody())) {
-      for (const Stmt *st : cs->body()) {
-        const auto *w = dyn_cast<BinaryOperator>(st);
-        if (!w)
-          return false;
-        writes.push_back(w);
-      }
-    } else if (const auto *w = dyn_cast<BinaryOperator>(loop->getBody())) {
-      writes.push_back(w);
-    } else {
-      return false;
-    }
+      return std::nullopt;
+    std::vector<const Stmt *> body;
+    if (const auto *cs = dyn_cast<CompoundStmt>(loop->getBody()))
+      body.assign(cs->body_begin(), cs->body_end());
+    else
+      body.push_back(loop->getBody());
+    // Each statement: the array it writes (none for a commit) and the values it reads.
+    std::vector<std::pair<const VarDecl *, std::vector<const Expr *>>> statements;
     std::set<const VarDecl *> written;
-    for (const BinaryOperator *w : writes) {
-      const auto *a = w->getOpcode() == BO_Assign
-                          ? dyn_cast<ArraySubscriptExpr>(w->getLHS()->IgnoreParens())
-                          : nullptr;
-      const auto *k = a ? dyn_cast<DeclRefExpr>(a->getIdx()->IgnoreParenImpCasts()) : nullptr;
-      const auto *base = a ? dyn_cast<DeclRefExpr>(a->getBase()->IgnoreParenImpCasts()) : nullptr;
-      const auto *arr = base ? dyn_cast<VarDecl>(base->getDecl()) : nullptr;
-      if (!k || k->getDecl() != i || !arr || !arr->hasLocalStorage())
-        return false;
-      const ConstantArrayType *cat = ctx_.getAsConstantArrayType(arr->getType());
-      if (!cat || range->first < 0 ||
-          range->second > static_cast<int64_t>(cat->getSize().getZExtValue()))
-        return false;
-      written.insert(arr);
+    for (const Stmt *st : body) {
+      const VarDecl *out = nullptr;
+      std::vector<const Expr *> values;
+      if (const auto *w = dyn_cast<BinaryOperator>(st); w && w->getOpcode() == BO_Assign) {
+        const Expr *a = elementAtLoopIndex(w->getLHS(), i);
+        out = a ? arrayCovering(a, range->first, range->second) : nullptr;
+        values.push_back(w->getRHS());
+      } else if (const auto *call = dyn_cast<CallExpr>(st)) {
+        std::string name = calleeName(call);
+        if (const ConstructorSpec *spec = findConstructor(name);
+            spec && call->getNumArgs() == spec->args.size()) {
+          for (unsigned k = 0; k < call->getNumArgs(); ++k) {
+            if (spec->args[k].role != ArgRole::NewType) {
+              values.push_back(call->getArg(k));
+            } else if (const Expr *a = addressOfElementAtLoopIndex(call->getArg(k), i)) {
+              out = arrayCovering(a, range->first, range->second);
+            }
+          }
+        } else if (findTypeManagement(name) == TypeManagement::Commit && call->getNumArgs() == 1) {
+          const Expr *a = addressOfElementAtLoopIndex(call->getArg(0), i);
+          const VarDecl *committed = a ? arrayCovering(a, range->first, range->second) : nullptr;
+          if (!committed || !written.count(committed))
+            return std::nullopt;
+          statements.push_back({nullptr, {}});
+          continue;
+        }
+      }
+      if (!out)
+        return std::nullopt;
+      written.insert(out);
+      statements.push_back({out, std::move(values)});
     }
-    for (const BinaryOperator *w : writes)
-      if (w->getRHS()->HasSideEffects(ctx_) || firstReadOf(w->getRHS(), written))
-        return false;
-    for (int64_t k = range->first; k < range->second; ++k) {
+    std::set<const VarDecl *> earlier;
+    for (const auto &[out, values] : statements) {
+      for (const Expr *v : values)
+        if (v->HasSideEffects(ctx_) ||
+            !readsWrittenOnlyAsEarlierElement(v, i, written, earlier))
+          return std::nullopt;
+      if (out)
+        earlier.insert(out);
+    }
+    return CountedLoop{loop, i, range->first, range->second};
+  }
+
+  /// The variable a for loop's init sets: `i = lo` or `int i = lo`.
+  static const VarDecl *loopVariable(const ForStmt *loop) {
+    if (const auto *ds = dyn_cast_or_null<DeclStmt>(loop->getInit()); ds && ds->isSingleDecl())
+      return dyn_cast<VarDecl>(ds->getSingleDecl());
+    if (const auto *bo = dyn_cast_or_null<BinaryOperator>(loop->getInit());
+        bo && bo->getOpcode() == BO_Assign)
+      if (const auto *r = dyn_cast<DeclRefExpr>(bo->getLHS()->IgnoreParenImpCasts()))
+        return dyn_cast<VarDecl>(r->getDecl());
+    return nullptr;
+  }
+
+  /// `stmt` (an `a[i] = E` or a constructor writing `&a[i]`) in a counted loop over i: one event
+  /// per element of the range, a copy of `e` placed where the loop exits. Returns whether so.
+  bool countedLoopWrite(const VarDecl *vd, const ArraySubscriptExpr *ase, const Stmt *stmt,
+                        const VarEvent &e) {
+    std::optional<CountedLoop> loop = countedLoopAround(stmt);
+    const auto *idx = dyn_cast<DeclRefExpr>(ase->getIdx()->IgnoreParenImpCasts());
+    if (!loop || !idx || idx->getDecl() != loop->var)
+      return false;
+    for (int64_t k = loop->lo; k < loop->hi; ++k) {
       VarEvent one = e;
-      one.kind = VarEvent::Assign;
       one.anyElement = false;
       one.element = k;
-      one.stmt = loop;
-      one.value = assign->getRHS();
-      one.opcode = BO_Assign;
-      one.loop = loop;
-      one.loopVar = i;
+      one.stmt = loop->loop;
+      one.loop = loop->loop;
+      one.loopVar = loop->var;
       one.loopValue = k;
       events_[vd].push_back(one);
     }
@@ -370,7 +476,13 @@ private:
     return std::make_pair(*lo, end);
   }
 
+  /// An escape concerns the whole variable: a pointer or reference to one element of an array
+  /// reaches every element by arithmetic (`f(&a[2])` may write a[0]).
   void escape(const VarDecl *vd, VarEvent e, std::string what) {
+    if (e.element) {
+      e.element.reset();
+      e.anyElement = true;
+    }
     e.kind = VarEvent::Escape;
     e.what = std::move(what);
     events_[vd].push_back(e);
@@ -397,15 +509,23 @@ private:
         p = skipUp(pm_, ase, node);
         if (!p)
           return;
+        std::optional<int64_t> columns = rowLength(vd->getType(), ctx_);
+        if (columns && !classifyRow(vd, ase, *columns, p, node, e))
+          return;
         if (e.anyElement)
           if (const auto *assign = dyn_cast<BinaryOperator>(p);
-              assign && assign->getOpcode() == BO_Assign && assign->getLHS() == node &&
-              countedLoopWrite(vd, ase, assign, e))
-            return;
+              assign && assign->getOpcode() == BO_Assign && assign->getLHS() == node) {
+            VarEvent write = e;
+            write.kind = VarEvent::Assign;
+            write.value = assign->getRHS();
+            write.opcode = BO_Assign;
+            if (countedLoopWrite(vd, ase, assign, write))
+              return;
+          }
         // A constant index outside the array (one past the end only for its address) touches
         // some other object: nothing about the array can be proven.
         if (const ConstantArrayType *cat = ctx_.getAsConstantArrayType(vd->getType());
-            cat && e.element) {
+            cat && e.element && !columns) {
           auto size = static_cast<int64_t>(cat->getSize().getZExtValue());
           auto *addr = dyn_cast<UnaryOperator>(p);
           bool addressOnly = addr && addr->getOpcode() == UO_AddrOf;
@@ -470,7 +590,54 @@ private:
     escape(vd, e, "is used as an lvalue");
   }
 
+  /// `a[r]` of a two-dimensional array (`int sub[3][3]`), `p` its parent: a[r][c] names element
+  /// r*C+c (p and node move up to it, and the caller goes on with the element); a row read
+  /// through a const pointer (a constructor's input array) or by sizeof is a read. Anything else
+  /// escapes. Returns whether the caller goes on.
+  bool classifyRow(const VarDecl *vd, const ArraySubscriptExpr *row, int64_t columns,
+                   const Stmt *&p, const Stmt *&node, VarEvent &e) {
+    VarEvent wholeArray = e; // an escape through a row: e.element is the row, not an element
+    wholeArray.element.reset();
+    wholeArray.anyElement = true;
+    const auto *decay = dyn_cast<ImplicitCastExpr>(p);
+    if (!decay || decay->getCastKind() != CK_ArrayToPointerDecay) {
+      if (!isa<UnaryExprOrTypeTraitExpr>(p))
+        escape(vd, wholeArray, "has a row used as an lvalue");
+      return false;
+    }
+    const Stmt *rowChild = nullptr;
+    const Stmt *q = skipUp(pm_, decay, rowChild);
+    if (const auto *col = dyn_cast_or_null<ArraySubscriptExpr>(q); col && col->getBase() == rowChild) {
+      const int64_t rows = static_cast<int64_t>(
+          ctx_.getAsConstantArrayType(vd->getType())->getSize().getZExtValue());
+      std::optional<int64_t> c = constantIndex(col->getIdx(), ctx_, bound_);
+      if (e.element && c) {
+        if (*e.element < 0 || *e.element >= rows || *c < 0 || *c >= columns) {
+          std::string at = "[" + std::to_string(*e.element) + "][" + std::to_string(*c) + "]";
+          escape(vd, wholeArray, "is indexed out of bounds (" + at + ")");
+          return false;
+        }
+        e.element = *e.element * columns + *c;
+      } else {
+        e.element.reset();
+        e.anyElement = true;
+      }
+      p = skipUp(pm_, col, node);
+      return p != nullptr;
+    }
+    if (const auto *call = dyn_cast_or_null<CallExpr>(q)) {
+      int k = argIndex(call, rowChild);
+      if (k >= 0 && paramIsConstPointer(call, k))
+        return false; // the row read through a const pointer
+      escape(vd, wholeArray, "has a row passed to '" + calleeName(call) + "'");
+      return false;
+    }
+    escape(vd, wholeArray, "has a row that decays to a pointer");
+    return false;
+  }
+
   void addressTaken(const VarDecl *vd, const UnaryOperator *addr, VarEvent e) {
+    const auto *ase = dyn_cast<ArraySubscriptExpr>(addr->getSubExpr()->IgnoreParens());
     const Stmt *child = nullptr;
     const Stmt *q = skipUp(pm_, addr, child);
     // Explicit casts of the address ((void *)&x) keep it an address.
@@ -491,6 +658,8 @@ private:
         e.kind = VarEvent::ConstructorOut;
         e.stmt = call;
         e.call = call;
+        if (e.anyElement && ase && countedLoopWrite(vd, ase, call, e))
+          return;
         events_[vd].push_back(e);
         return;
       }
@@ -539,6 +708,7 @@ private:
   std::map<const VarDecl *, std::vector<VarEvent>> &events_;
   std::map<const VarDecl *, const DeclStmt *> &declStmts_;
   const std::map<const VarDecl *, int64_t> *bound_;
+  std::map<const ForStmt *, std::optional<CountedLoop>> countedLoops_; ///< checked once each
 };
 
 } // namespace

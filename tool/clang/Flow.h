@@ -129,6 +129,10 @@ private:
 /// ordinary reference. Where the walk up cannot tell, true (the refusal stays).
 bool capturedByLambdaOrBlock(const clang::DeclRefExpr *d, clang::ASTContext &ctx);
 
+/// C for a two-dimensional array type T[R][C] of non-arrays, whose elements the flow numbers
+/// r*C+c; none for any other type.
+std::optional<int64_t> rowLength(clang::QualType t, const clang::ASTContext &ctx);
+
 /// "line 40" for a location (the expansion line in the main file).
 std::string lineOf(clang::SourceLocation loc, const clang::SourceManager &sm);
 
