@@ -42,18 +42,6 @@ std::string calleeName(const CallExpr *c) {
   return "";
 }
 
-/// Whether a type is spelled MPI_Datatype (through any typedefs of it).
-bool isDatatypeType(QualType t) {
-  for (int guard = 0; guard < 16; ++guard) {
-    const auto *tt = t->getAs<TypedefType>();
-    if (!tt)
-      return false;
-    if (tt->getDecl()->getName() == "MPI_Datatype")
-      return true;
-    t = tt->desugar();
-  }
-  return false;
-}
 
 /// What a helper's body holds: its return statements, calls and variable references (not those
 /// of lambdas or blocks inside it, which are other functions).
@@ -184,6 +172,108 @@ TypeExprPtr DatatypeResolver::resolve(const Expr *e, Point at, Unresolved &why, 
   return nullptr;
 }
 
+const FunctionDecl *DatatypeResolver::followableHelper(const CallExpr *call,
+                                                       const Refuse &refuse) {
+  SourceLocation loc = call->getBeginLoc();
+  const FunctionDecl *callee = call->getDirectCallee();
+  if (helper_) {
+    refuse("inside helper '" + helper_->getNameAsString() + "' (one level of helper is followed)",
+           loc);
+    return nullptr;
+  }
+  if (isa<CXXOperatorCallExpr>(call)) {
+    refuse("which is an operator", loc);
+    return nullptr;
+  }
+  const FunctionDecl *def = nullptr;
+  if (!callee->hasBody(def) || !def || !def->doesThisDeclarationHaveABody()) {
+    refuse("which is not defined in this file", loc);
+    return nullptr;
+  }
+  SourceLocation defLoc = def->getLocation();
+  if (def->isVariadic()) {
+    refuse("which is variadic", defLoc);
+    return nullptr;
+  }
+  if (const auto *md = dyn_cast<CXXMethodDecl>(def); md && md->isVirtual()) {
+    refuse("which is virtual", defLoc);
+    return nullptr;
+  }
+  // Without a prototype at the call, arguments are promoted, not converted to the parameters.
+  if (!def->hasPrototype() || !callee->hasPrototype()) {
+    refuse("which has no prototype", callee->hasPrototype() ? defLoc : loc);
+    return nullptr;
+  }
+  return def;
+}
+
+bool DatatypeResolver::argumentsFitNoRecursion(const FunctionDecl *def, const CallExpr *call,
+                                               const Refuse &refuse) {
+  if (call->getNumArgs() != def->getNumParams()) {
+    refuse("with " + std::to_string(call->getNumArgs()) + " arguments for " +
+               std::to_string(def->getNumParams()) + " parameters",
+           call->getBeginLoc());
+    return false;
+  }
+  BodyScan scan;
+  scan.TraverseStmt(def->getBody());
+  for (const CallExpr *c : scan.calls)
+    if (const FunctionDecl *f = c->getDirectCallee();
+        f && f->getCanonicalDecl() == def->getCanonicalDecl()) {
+      refuse("which calls itself on " + lineOf(c->getBeginLoc(), ev_.context().getSourceManager()),
+             c->getBeginLoc());
+      return false;
+    }
+  return true;
+}
+
+std::unique_ptr<FunctionFlow> DatatypeResolver::bindHelper(const FunctionDecl *def,
+                                                           const CallExpr *call, Point at,
+                                                           int depth, Bindings &b,
+                                                           const Refuse &refuse) {
+  ASTContext &ctx = ev_.context();
+  const SourceManager &sm = ctx.getSourceManager();
+  // The parameters bound to the call's arguments, evaluated in the caller.
+  for (unsigned i = 0; i < def->getNumParams(); ++i) {
+    const ParmVarDecl *p = def->getParamDecl(i);
+    const Expr *arg = call->getArg(i);
+    Unresolved w;
+    // MPI_Datatype first: MPICH's handles are ints.
+    if (isDatatypeType(p->getType())) {
+      if (TypeExprPtr t = resolve(arg, at, w, depth + 1))
+        b.types[p] = t;
+      else
+        b.unbound[p] = {"is unresolved: " + w.reason, w.loc};
+    } else if (p->getType()->isIntegralOrEnumerationType()) {
+      if (std::optional<int64_t> v = ev_.evalInt(arg, at, w))
+        b.ints[p] = *v;
+      else
+        b.unbound[p] = w;
+    } else {
+      b.unbound[p] = {"is not bound: only integer and MPI_Datatype parameters are",
+                      arg->getBeginLoc()};
+    }
+  }
+  std::unique_ptr<FunctionFlow> flow = FunctionFlow::build(def, ctx, &b.ints);
+  if (!flow->hasCfg()) {
+    refuse("whose control flow cannot be analysed", def->getLocation());
+    return nullptr;
+  }
+  // Bound values hold for the whole body only if no parameter is ever written or aliased.
+  for (const ParmVarDecl *p : def->parameters()) {
+    std::vector<const VarEvent *> events = flow->eventsFor(p, std::nullopt);
+    if (events.empty())
+      continue;
+    const VarEvent *e = events.front();
+    refuse("whose parameter '" + p->getNameAsString() + "' " +
+               (e->kind == VarEvent::Escape ? e->what : std::string("is modified")) + " on " +
+               lineOf(e->loc, sm),
+           e->loc);
+    return nullptr;
+  }
+  return flow;
+}
+
 TypeExprPtr DatatypeResolver::fromHelperCall(const CallExpr *call, Point at, Unresolved &why,
                                              int depth) {
   SourceLocation loc = call->getBeginLoc();
@@ -195,61 +285,52 @@ TypeExprPtr DatatypeResolver::fromHelperCall(const CallExpr *call, Point at, Unr
     return nullptr;
   }
   std::string fn = callee->getNameAsString();
-  auto refuse = [&](std::string reason, SourceLocation where) -> TypeExprPtr {
+  Refuse refuse = [&](std::string reason, SourceLocation where) {
     why = {"the datatype is returned by a call to '" + fn + "', " + reason, where};
-    return nullptr;
   };
-  if (helper_)
-    return refuse("inside helper '" + helper_->getNameAsString() +
-                      "' (one level of helper is followed)",
-                  loc);
-  if (isa<CXXOperatorCallExpr>(call))
-    return refuse("which is an operator", loc);
-  const FunctionDecl *def = nullptr;
-  if (!callee->hasBody(def) || !def || !def->doesThisDeclarationHaveABody())
-    return refuse("which is not defined in this file", loc);
+  const FunctionDecl *def = followableHelper(call, refuse);
+  if (!def)
+    return nullptr;
   SourceLocation defLoc = def->getLocation();
-  if (def->isVariadic())
-    return refuse("which is variadic", defLoc);
-  if (const auto *md = dyn_cast<CXXMethodDecl>(def); md && md->isVirtual())
-    return refuse("which is virtual", defLoc);
-  // Without a prototype at the call, arguments are promoted, not converted to the parameters.
-  if (!def->hasPrototype() || !callee->hasPrototype())
-    return refuse("which has no prototype", callee->hasPrototype() ? defLoc : loc);
-  if (def->getReturnType()->isReferenceType())
-    return refuse("which returns a reference", defLoc);
-  if (!isDatatypeType(def->getReturnType()))
-    return refuse("which does not return an MPI_Datatype", defLoc);
-  if (call->getNumArgs() != def->getNumParams())
-    return refuse("with " + std::to_string(call->getNumArgs()) + " arguments for " +
-                      std::to_string(def->getNumParams()) + " parameters",
-                  loc);
+  if (def->getReturnType()->isReferenceType()) {
+    refuse("which returns a reference", defLoc);
+    return nullptr;
+  }
+  if (!isDatatypeType(def->getReturnType())) {
+    refuse("which does not return an MPI_Datatype", defLoc);
+    return nullptr;
+  }
+  if (!argumentsFitNoRecursion(def, call, refuse))
+    return nullptr;
 
   ASTContext &ctx = ev_.context();
   const SourceManager &sm = ctx.getSourceManager();
   BodyScan scan;
   scan.TraverseStmt(def->getBody());
-  for (const CallExpr *c : scan.calls)
-    if (const FunctionDecl *f = c->getDirectCallee();
-        f && f->getCanonicalDecl() == def->getCanonicalDecl())
-      return refuse("which calls itself on " + lineOf(c->getBeginLoc(), sm), c->getBeginLoc());
 
   // Every return statement returns one local variable.
   const VarDecl *result = nullptr;
-  if (scan.returns.empty())
-    return refuse("which has no return statement", defLoc);
+  if (scan.returns.empty()) {
+    refuse("which has no return statement", defLoc);
+    return nullptr;
+  }
   for (const ReturnStmt *r : scan.returns) {
     const Expr *v = r->getRetValue();
     const auto *d = v ? dyn_cast<DeclRefExpr>(v->IgnoreParenImpCasts()) : nullptr;
     const auto *vd = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
-    if (!vd || isa<ParmVarDecl>(vd) || !vd->hasLocalStorage() || vd->getType()->isReferenceType())
-      return refuse("which returns something other than a local variable on " +
-                        lineOf(r->getBeginLoc(), sm),
-                    r->getBeginLoc());
-    if (result && vd != result)
-      return refuse("which returns '" + result->getNameAsString() + "' and '" +
-                        vd->getNameAsString() + "' (" + lineOf(r->getBeginLoc(), sm) + ")",
-                    r->getBeginLoc());
+    if (!vd || isa<ParmVarDecl>(vd) || !vd->hasLocalStorage() ||
+        vd->getType()->isReferenceType()) {
+      refuse("which returns something other than a local variable on " +
+                 lineOf(r->getBeginLoc(), sm),
+             r->getBeginLoc());
+      return nullptr;
+    }
+    if (result && vd != result) {
+      refuse("which returns '" + result->getNameAsString() + "' and '" + vd->getNameAsString() +
+                 "' (" + lineOf(r->getBeginLoc(), sm) + ")",
+             r->getBeginLoc());
+      return nullptr;
+    }
     result = vd;
   }
   std::string var = result->getNameAsString();
@@ -284,42 +365,10 @@ TypeExprPtr DatatypeResolver::fromHelperCall(const CallExpr *call, Point at, Unr
     return nullptr;
   }
 
-  // Bind the parameters to the call's arguments, evaluated in the caller.
   Bindings b;
-  for (unsigned i = 0; i < def->getNumParams(); ++i) {
-    const ParmVarDecl *p = def->getParamDecl(i);
-    const Expr *arg = call->getArg(i);
-    Unresolved w;
-    // MPI_Datatype first: MPICH's handles are ints.
-    if (isDatatypeType(p->getType())) {
-      if (TypeExprPtr t = resolve(arg, at, w, depth + 1))
-        b.types[p] = t;
-      else
-        b.unbound[p] = {"is unresolved: " + w.reason, w.loc};
-    } else if (p->getType()->isIntegralOrEnumerationType()) {
-      if (std::optional<int64_t> v = ev_.evalInt(arg, at, w))
-        b.ints[p] = *v;
-      else
-        b.unbound[p] = w;
-    } else {
-      b.unbound[p] = {"is not bound: only integer and MPI_Datatype parameters are",
-                      arg->getBeginLoc()};
-    }
-  }
-  std::unique_ptr<FunctionFlow> flow = FunctionFlow::build(def, ctx, &b.ints);
-  if (!flow->hasCfg())
-    return refuse("whose control flow cannot be analysed", defLoc);
-  // Bound values hold for the whole body only if no parameter is ever written or aliased.
-  for (const ParmVarDecl *p : def->parameters()) {
-    std::vector<const VarEvent *> events = flow->eventsFor(p, std::nullopt);
-    if (events.empty())
-      continue;
-    const VarEvent *e = events.front();
-    return refuse("whose parameter '" + p->getNameAsString() + "' " +
-                      (e->kind == VarEvent::Escape ? e->what : std::string("is modified")) +
-                      " on " + lineOf(e->loc, sm),
-                  e->loc);
-  }
+  std::unique_ptr<FunctionFlow> flow = bindHelper(def, call, at, depth, b, refuse);
+  if (!flow)
+    return nullptr;
 
   // The returned local, proven at every return by the rules of a caller's local.
   Evaluator hev(ctx, *flow, &b);
@@ -345,9 +394,100 @@ TypeExprPtr DatatypeResolver::fromHelperCall(const CallExpr *call, Point at, Unr
     }
     out = t;
   }
-  if (!out)
-    return refuse("which never returns", defLoc);
+  if (!out) {
+    refuse("which never returns", defLoc);
+    return nullptr;
+  }
   return out;
+}
+
+TypeExprPtr DatatypeResolver::fromHelperOutput(const CallExpr *call, unsigned argIndex, Point at,
+                                               const std::string &name, Unresolved &why,
+                                               int depth) {
+  const FunctionDecl *callee = call->getDirectCallee();
+  std::string fn = callee ? functionName(callee) : std::string("?");
+  Refuse refuse = [&](std::string reason, SourceLocation where) {
+    why = {"'" + name + "' is set by '" + fn + "', " + reason, where};
+  };
+  const FunctionDecl *def = callee ? followableHelper(call, refuse) : nullptr;
+  if (!def)
+    return nullptr;
+  if (!argumentsFitNoRecursion(def, call, refuse))
+    return nullptr;
+  const ParmVarDecl *out = def->getParamDecl(argIndex);
+  std::string param = out->getNameAsString();
+  ASTContext &ctx = ev_.context();
+  const SourceManager &sm = ctx.getSourceManager();
+
+  // The output parameter is only handed, as it is, to one constructor as its output and to
+  // MPI_Type_commit: never written, copied, dereferenced or passed anywhere else.
+  BodyScan scan;
+  scan.TraverseStmt(def->getBody());
+  ParentMap pm(def->getBody());
+  const CallExpr *builder = nullptr;
+  const ConstructorSpec *spec = nullptr;
+  for (const DeclRefExpr *d : scan.refs) {
+    if (d->getDecl() != out)
+      continue;
+    const Stmt *child = d;
+    const Stmt *p = pm.getParent(d);
+    while (p && (isa<ParenExpr>(p) || isa<ImplicitCastExpr>(p))) {
+      child = p;
+      p = pm.getParent(p);
+    }
+    const auto *c = dyn_cast_or_null<CallExpr>(p);
+    int k = -1;
+    for (unsigned j = 0; c && j < c->getNumArgs(); ++j)
+      if (c->getArg(j) == child)
+        k = static_cast<int>(j);
+    const ConstructorSpec *cs = c ? findConstructor(calleeName(c)) : nullptr;
+    if (cs && k >= 0 && static_cast<size_t>(k) < cs->args.size() &&
+        cs->args[k].role == ArgRole::NewType) {
+      if (builder) {
+        refuse("which writes '" + param + "' twice (" + lineOf(c->getBeginLoc(), sm) + ")",
+               c->getBeginLoc());
+        return nullptr;
+      }
+      builder = c;
+      spec = cs;
+      continue;
+    }
+    if (c && k == 0 && findTypeManagement(calleeName(c)) == TypeManagement::Commit)
+      continue;
+    refuse("which uses '" + param + "' on " + lineOf(d->getBeginLoc(), sm) +
+               " (an output parameter may only be a constructor's output and committed)",
+           d->getBeginLoc());
+    return nullptr;
+  }
+  if (!builder) {
+    refuse("which never builds a datatype into '" + param + "'", def->getLocation());
+    return nullptr;
+  }
+
+  Bindings b;
+  std::unique_ptr<FunctionFlow> flow = bindHelper(def, call, at, depth, b, refuse);
+  if (!flow)
+    return nullptr;
+  if (!flow->runsOncePerCall(builder)) {
+    refuse("whose constructor on " + lineOf(builder->getBeginLoc(), sm) +
+               " does not run exactly once in every call",
+           builder->getBeginLoc());
+    return nullptr;
+  }
+  Evaluator hev(ctx, *flow, &b);
+  DatatypeResolver inner(hev, def);
+  std::optional<Point> bp = hev.pointOf(builder);
+  if (!bp) {
+    refuse("whose constructor the tool cannot place", builder->getBeginLoc());
+    return nullptr;
+  }
+  Unresolved w;
+  TypeExprPtr t = inner.fromConstructor(builder, *spec, *bp, w, depth + 1);
+  if (!t) {
+    why = {"'" + name + "' is set by '" + fn + "': " + w.reason, w.loc};
+    return nullptr;
+  }
+  return t;
 }
 
 std::vector<TypeExprPtr> DatatypeResolver::resolveArray(const Expr *e, Point at,
@@ -453,6 +593,8 @@ TypeExprPtr DatatypeResolver::fromDefinition(const SlotDefinition &def, const st
     }
     return resolve(def.value, def.at, why, depth + 1);
   }
+  case VarEvent::HelperOut:
+    return fromHelperOutput(e.call, static_cast<unsigned>(e.opcode), def.at, name, why, depth);
   default:
     why = {"'" + name + "' is not set by a datatype constructor", e.loc};
     return nullptr;

@@ -13,7 +13,10 @@
 /// statement returns one local variable that the same rules prove in the helper's body, with
 /// the parameters bound to the call's constant arguments (integers through the Evaluator,
 /// MPI_Datatype parameters through resolve()); that local may only be built, committed, read
-/// as a value by MPI calls, and returned. One level of helper is followed.
+/// as a value by MPI calls, and returned. A helper that builds into an `MPI_Datatype *`
+/// parameter instead (`make_face(&t, 0)`, FunctionFlow's HelperOut) is followed the same way;
+/// there the parameter may only be the output of exactly one constructor, which runs once in
+/// every call, and be committed. One level of helper is followed.
 ///
 /// Refused, with a sentence that says why: parameters ("'t' comes from a parameter of 'f'"),
 /// globals, statics, members, captures, indirect calls and calls the rules above refuse
@@ -25,6 +28,10 @@
 #include "tool/clang/MpiNames.h"
 
 #include "passes/TypeExpr.h"
+
+#include <functional>
+#include <memory>
+#include <string>
 
 namespace tempi::frontend {
 
@@ -51,6 +58,25 @@ private:
   TypeExprPtr fromDefinition(const SlotDefinition &def, const std::string &name, Unresolved &why,
                              int depth);
   TypeExprPtr fromHelperCall(const clang::CallExpr *call, Point at, Unresolved &why, int depth);
+  /// The datatype a helper builds into its `MPI_Datatype *` parameter `argIndex`
+  /// (`make_face(&t, 0)`), `name` the caller's variable.
+  TypeExprPtr fromHelperOutput(const clang::CallExpr *call, unsigned argIndex, Point at,
+                               const std::string &name, Unresolved &why, int depth);
+  /// Sets the refusal: "<what the helper does>, <reason>".
+  using Refuse = std::function<void(std::string reason, clang::SourceLocation where)>;
+  /// The checks every followed helper passes (one level only, a direct call of a function
+  /// defined in this file with a prototype, not an operator, variadic or virtual): its
+  /// definition, or nullptr after refuse().
+  const clang::FunctionDecl *followableHelper(const clang::CallExpr *call, const Refuse &refuse);
+  /// Whether the call passes one argument per parameter and the helper never calls itself
+  /// (else refuse()).
+  bool argumentsFitNoRecursion(const clang::FunctionDecl *def, const clang::CallExpr *call,
+                               const Refuse &refuse);
+  /// The helper's flow with its parameters bound to the call's arguments (integers and
+  /// datatypes), after checking that no parameter is written or aliased; nullptr after refuse().
+  std::unique_ptr<FunctionFlow> bindHelper(const clang::FunctionDecl *def,
+                                           const clang::CallExpr *call, Point at, int depth,
+                                           Bindings &b, const Refuse &refuse);
   Evaluator &ev_;
   const clang::FunctionDecl *helper_;
 };

@@ -164,6 +164,18 @@ bool capturedByLambdaOrBlock(const DeclRefExpr *d, ASTContext &ctx) {
   return true;
 }
 
+bool isDatatypeType(QualType t) {
+  for (int guard = 0; guard < 16; ++guard) {
+    const auto *tt = t->getAs<TypedefType>();
+    if (!tt)
+      return false;
+    if (tt->getDecl()->getName() == "MPI_Datatype")
+      return true;
+    t = tt->desugar();
+  }
+  return false;
+}
+
 std::optional<int64_t> rowLength(QualType t, const ASTContext &ctx) {
   const ConstantArrayType *outer = ctx.getAsConstantArrayType(t);
   const ConstantArrayType *inner = outer ? ctx.getAsConstantArrayType(outer->getElementType())
@@ -700,7 +712,26 @@ private:
     }
     if (i >= 0 && paramIsConstPointer(call, i))
       return;
+    if (i >= 0 && !e.anyElement && isHelperDatatypeOutput(call, static_cast<unsigned>(i))) {
+      e.kind = VarEvent::HelperOut;
+      e.stmt = call;
+      e.call = call;
+      e.opcode = i;
+      events_[vd].push_back(e);
+      return;
+    }
     escape(vd, e, "has its address passed to '" + name + "'");
+  }
+
+  /// Whether argument i of the call goes to an `MPI_Datatype *` parameter of a function whose
+  /// body this file holds (a builder helper: DatatypeResolver follows it).
+  static bool isHelperDatatypeOutput(const CallExpr *call, unsigned i) {
+    const FunctionDecl *fd = call->getDirectCallee();
+    const FunctionDecl *def = nullptr;
+    if (!fd || !fd->hasBody(def) || !def || i >= def->getNumParams())
+      return false;
+    const auto *pt = def->getParamDecl(i)->getType()->getAs<PointerType>();
+    return pt && !pt->getPointeeType().isConstQualified() && isDatatypeType(pt->getPointeeType());
   }
 
   ASTContext &ctx_;
@@ -784,6 +815,14 @@ std::optional<CfgPos> FunctionFlow::eventPosition(const VarEvent &e, const VarDe
   return position(e.stmt);
 }
 
+bool FunctionFlow::runsOncePerCall(const Stmt *s) const {
+  std::optional<CfgPos> p = cfg_ ? position(s) : std::nullopt;
+  if (!p)
+    return false;
+  CfgPos exit{&cfg_->getExit(), 0};
+  return !reaches(std::nullopt, exit, {*p}) && !reaches(p, *p, {});
+}
+
 std::vector<const VarEvent *> FunctionFlow::eventsFor(const VarDecl *var,
                                                       std::optional<int64_t> element) const {
   std::vector<const VarEvent *> out;
@@ -837,6 +876,10 @@ Unresolved FunctionFlow::severalDefinitions(const std::vector<const VarEvent *> 
         return d.pos;
     return CfgPos{};
   };
+  // Two outputs of one call (`build(&t, &t)`): neither is the value.
+  if (reaching.size() > 1 && reaching[0]->kind == VarEvent::HelperOut &&
+      reaching[1]->kind == VarEvent::HelperOut && reaching[0]->stmt == reaching[1]->stmt)
+    return {"is written twice by the call on " + lineOf(reaching[1]->loc, sm), reaching[1]->loc};
   // One definition reaching another (a conditional or looping assignment after the first) is a
   // reassignment; definitions none of which leads to another are alternatives (if/else).
   for (const VarEvent *a : reaching)

@@ -55,6 +55,9 @@ struct VarEvent {
     GetAddressOut,  ///< &x as the output of MPI_Get_address (value = the address argument)
     TypeQueryOut,   ///< &x as an output of MPI_Type_size / _get_extent (value = the datatype,
                     ///< opcode = its TypeQueryField)
+    HelperOut,      ///< &x (an MPI_Datatype) passed to an `MPI_Datatype *` parameter of a
+                    ///< function defined in this file (call; opcode = the argument's index):
+                    ///< DatatypeResolver follows the function or refuses every use it reaches
     Free,           ///< MPI_Type_free(&x)
     Escape,         ///< anything that lets the value change unseen (what says how)
   };
@@ -97,6 +100,9 @@ public:
   const VarEvent *reachingDefinition(const clang::VarDecl *var, std::optional<int64_t> element,
                                      CfgPos at, clang::SourceLocation atLoc,
                                      Unresolved &why) const;
+  /// Whether statement `s` runs exactly once in every call of the function that returns: every
+  /// path from the entry to the exit passes it, and no path leads from it back to itself.
+  bool runsOncePerCall(const clang::Stmt *s) const;
   /// Where an event of `var` happens (its initializer: the declaration), if in the CFG.
   std::optional<CfgPos> eventPosition(const VarEvent &e, const clang::VarDecl *var) const;
 
@@ -132,6 +138,9 @@ bool capturedByLambdaOrBlock(const clang::DeclRefExpr *d, clang::ASTContext &ctx
 /// C for a two-dimensional array type T[R][C] of non-arrays, whose elements the flow numbers
 /// r*C+c; none for any other type.
 std::optional<int64_t> rowLength(clang::QualType t, const clang::ASTContext &ctx);
+
+/// Whether a type is spelled MPI_Datatype (through any typedefs of it).
+bool isDatatypeType(clang::QualType t);
 
 /// "line 40" for a location (the expansion line in the main file).
 std::string lineOf(clang::SourceLocation loc, const clang::SourceManager &sm);
