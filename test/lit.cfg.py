@@ -29,6 +29,10 @@ config.environment["PATH"] = path
 for var in ("HOME", "TMPDIR", "TEMPI_LIB_DIR"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
+# Programs built by tempi-cc and run here check every static plan against its datatype
+# (runtime/src/host/VerifyPlans.h): a wrong plan aborts the run (exit 70) instead of passing
+# unnoticed on host buffers. TEMPI_VERIFY_PLANS=0 in the environment turns it off.
+config.environment["TEMPI_VERIFY_PLANS"] = os.environ.get("TEMPI_VERIFY_PLANS", "1")
 
 inputs = os.path.join(config.test_source_root, "Inputs")
 config.substitutions.append(("%inputs", inputs))                  # test/Inputs (mock mpi.h)

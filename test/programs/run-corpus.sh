@@ -15,13 +15,17 @@
 #      rewritten-compile failure is then an error instead of a fallback to the unmodified source);
 #      if that fails, build it again without --no-fallback (what a user gets) and run that, but
 #      the program still counts as FAIL;
-#   3. run both with mpiexec -n NP and compare stdout and exit codes;
+#   3. run both with mpiexec -n NP and compare stdout and exit codes; the tempi-cc build runs with
+#      TEMPI_VERIFY_PLANS=1 (unless the environment sets it), so a static plan that does not
+#      describe its datatype aborts it (exit 70, the check's line shown in the verdict) even on
+#      host buffers, which the MPI packs itself;
 #   4. record what was rewritten: `tempi-rewrite --explain` remarks per source (rewritten call
 #      sites, datatype arguments left to the runtime, calls left unchanged) and the `U tempi_*`
 #      symbols of the tempi-cc executable.
 # Prints one line per program, then the remarks of everything left to the runtime.
 #
 # Environment: TEMPI_BUILD (build tree, default <repo>/build), MPICC, MPICXX, MPIEXEC,
+# TEMPI_VERIFY_PLANS (for the tempi-cc runs, default 1; 0 turns the plan check off),
 # CORPUS_WORK (scratch folder, default a new /tmp/tempi-corpus.XXXXXX),
 # CORPUS_JOBS (programs built at once, default 2), CORPUS_TIMEOUT (seconds per run, default 120),
 # TEMPI_CACHE_DIR (default: a fresh cache inside the scratch folder, so every build is real).
@@ -138,10 +142,12 @@ for prog in "${programs[@]}"; do
     timeout "$run_timeout" "$mpiexec" -n "$np" "$d/ref/exe" $args > "$d/ref.out" 2> "$d/ref.err"
     ref_rc=$?
     # shellcheck disable=SC2086
-    timeout "$run_timeout" "$mpiexec" -n "$np" "$exe_dir/exe" $args > "$d/tempi.out" 2> "$d/tempi.err"
+    TEMPI_VERIFY_PLANS=${TEMPI_VERIFY_PLANS:-1} timeout "$run_timeout" "$mpiexec" -n "$np" "$exe_dir/exe" $args > "$d/tempi.out" 2> "$d/tempi.err"
     tempi_rc=$?
     if [ $ref_rc -ne 0 ]; then
       verdict="FAIL (reference run exit $ref_rc)"
+    elif [ $tempi_rc -ne 0 ] && grep -q 'TEMPI_VERIFY_PLANS: .*does not describe' "$d/tempi.err"; then
+      verdict="FAIL (tempi run exit $tempi_rc, wrong static plan: $(grep -m1 'TEMPI_VERIFY_PLANS: .*does not describe' "$d/tempi.err" | cut -c1-300))"
     elif [ $tempi_rc -ne 0 ]; then
       verdict="FAIL (tempi run exit $tempi_rc$([ $tempi_rc -eq 124 ] && echo ', timeout'))"
     elif ! diff -q "$d/ref.out" "$d/tempi.out" > /dev/null; then

@@ -65,6 +65,11 @@ const std::vector<EnvVar> &allEnvVars() {
        "one-shot method to be 30% faster than staged, not 10%, before it picks it. auto: 1 when "
        "the launcher's local rank count (MPI_LOCALNRANKS, OMPI_COMM_WORLD_LOCAL_SIZE, ...) "
        "exceeds the GPUs, CUDA_VISIBLE_DEVICES is unset and MPS is off."},
+      {"TEMPI_VERIFY_PLANS", "0", "0|1",
+       "1 (for tests): the first time a tempi_X call gets a static plan for a datatype, the plan "
+       "is checked against the committed type (size, extent, lb, and the bytes PMPI_Pack packs "
+       "from two elements), host buffers included; a mismatch prints one line and aborts the "
+       "job with exit code 70."},
   };
   return vars;
 }
@@ -132,6 +137,8 @@ Settings parseSettings(const std::function<const char *(const char *)> &get,
     s.timeKernels = parseBool("TEMPI_TIME_KERNELS", v, false, warnings);
   if (const char *v = get("TEMPI_PACK_GRAPHS"))
     s.packGraphs = parseBool("TEMPI_PACK_GRAPHS", v, true, warnings);
+  if (const char *v = get("TEMPI_VERIFY_PLANS"))
+    s.verifyPlans = parseBool("TEMPI_VERIFY_PLANS", v, false, warnings);
   if (const char *v = get("TEMPI_COPY_BATCH"))
     s.copyBatch = parseBool("TEMPI_COPY_BATCH", v, true, warnings);
   if (const char *v = get("TEMPI_METHOD")) {

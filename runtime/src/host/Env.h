@@ -47,6 +47,7 @@ struct Settings {
   bool timeKernels = false;               ///< TEMPI_TIME_KERNELS: events around fused launches
   bool packGraphs = true;                 ///< TEMPI_PACK_GRAPHS: MPI_Pack replays CUDA graphs
   int gpuTimeSliced = -1;                 ///< TEMPI_GPU_TIME_SLICED: -1 auto, 0, 1 (GpuSharing.h)
+  bool verifyPlans = false;               ///< TEMPI_VERIFY_PLANS: check static plans (tests)
 };
 
 /// Parses the variables through `get` (nullptr = unset); problems go to `warnings`.

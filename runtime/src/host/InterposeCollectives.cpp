@@ -15,6 +15,7 @@
 #include "NeighborP2P.h"
 #include "Runtime.h"
 #include "Transfer.h"
+#include "VerifyPlans.h"
 #include "tempi/tempi.h"
 
 #include <algorithm>
@@ -264,6 +265,7 @@ int tempi_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdisp
                     MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                     const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                     const tempi_static_plan *sendplan, const tempi_static_plan *recvplan) {
+  verify::plans(sendbuf, sendplan, sendtype, recvplan, recvtype, "tempi_Alltoallv");
   TEMPI_FLUSH_DEFERRED();
   return alltoallvCommon(false, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                          rdispls, recvtype, comm, sendplan, recvplan);
@@ -274,6 +276,7 @@ int tempi_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const 
                              const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                              const tempi_static_plan *sendplan,
                              const tempi_static_plan *recvplan) {
+  verify::plans(sendbuf, sendplan, sendtype, recvplan, recvtype, "tempi_Neighbor_alltoallv");
   TEMPI_FLUSH_DEFERRED();
   return alltoallvCommon(true, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                          rdispls, recvtype, comm, sendplan, recvplan);
@@ -284,6 +287,8 @@ int tempi_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdisp
                     const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                     const tempi_static_plan *const sendplans[],
                     const tempi_static_plan *const recvplans[]) {
+  verify::planArrays(comm, false, sendbuf, sendplans, sendtypes, recvplans, recvtypes,
+                     "tempi_Alltoallw");
   TEMPI_FLUSH_DEFERRED();
   if (!runtime::active())
     return PMPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
@@ -317,6 +322,8 @@ int tempi_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const 
                              const MPI_Datatype recvtypes[], MPI_Comm comm,
                              const tempi_static_plan *const sendplans[],
                              const tempi_static_plan *const recvplans[]) {
+  verify::planArrays(comm, true, sendbuf, sendplans, sendtypes, recvplans, recvtypes,
+                     "tempi_Neighbor_alltoallw");
   TEMPI_FLUSH_DEFERRED();
   if (!runtime::active())
     return PMPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,

@@ -21,6 +21,7 @@
 #include "PackCore.h"
 #include "Runtime.h"
 #include "Transfer.h"
+#include "VerifyPlans.h"
 
 using namespace tempi;
 
@@ -41,60 +42,72 @@ extern "C" {
 
 int tempi_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                  MPI_Comm comm, const tempi_static_plan *plan) {
+  verify::plan(plan, datatype, "tempi_Send_c");
   return p2p::blockingSend<MPI_Count>(PMPI_Send_c, buf, count, datatype, dest, tag, comm, plan);
 }
 int tempi_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                   MPI_Comm comm, const tempi_static_plan *plan) {
+  verify::plan(plan, datatype, "tempi_Ssend_c");
   return p2p::blockingSend<MPI_Count>(PMPI_Ssend_c, buf, count, datatype, dest, tag, comm, plan);
 }
 int tempi_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                   MPI_Comm comm, const tempi_static_plan *plan) {
+  verify::plan(plan, datatype, "tempi_Rsend_c");
   return p2p::blockingSend<MPI_Count>(PMPI_Rsend_c, buf, count, datatype, dest, tag, comm, plan);
 }
 int tempi_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                   MPI_Comm comm, const tempi_static_plan *plan) {
+  verify::plan(plan, datatype, "tempi_Bsend_c");
   return p2p::blockingSend<MPI_Count>(PMPI_Bsend_c, buf, count, datatype, dest, tag, comm, plan);
 }
 int tempi_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                   MPI_Comm comm, MPI_Request *request, const tempi_static_plan *plan) {
+  verify::plan(plan, datatype, "tempi_Isend_c");
   return p2p::nonblockingSend<MPI_Count>(PMPI_Isend_c, false, buf, count, datatype, dest, tag,
                                          comm, request, plan);
 }
 int tempi_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                    MPI_Comm comm, MPI_Request *request, const tempi_static_plan *plan) {
+  verify::plan(plan, datatype, "tempi_Issend_c");
   return p2p::nonblockingSend<MPI_Count>(PMPI_Issend_c, false, buf, count, datatype, dest, tag,
                                          comm, request, plan);
 }
 int tempi_Isend_deferred_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
                            int tag, MPI_Comm comm, MPI_Request *request,
                            const tempi_static_plan *plan) {
+  verify::plan(plan, datatype, "tempi_Isend_deferred_c");
   return p2p::deferredSend<MPI_Count>(PMPI_Isend_c, PMPI_Send_init_c, buf, count, datatype, dest,
                                       tag, comm, request, plan);
 }
 int tempi_Issend_deferred_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
                             int tag, MPI_Comm comm, MPI_Request *request,
                             const tempi_static_plan *plan) {
+  verify::plan(plan, datatype, "tempi_Issend_deferred_c");
   return p2p::deferredSend<MPI_Count>(PMPI_Issend_c, PMPI_Ssend_init_c, buf, count, datatype,
                                       dest, tag, comm, request, plan);
 }
 int tempi_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                       MPI_Comm comm, MPI_Request *request, const tempi_static_plan *plan) {
+  verify::plan(plan, datatype, "tempi_Send_init_c");
   return p2p::nonblockingSend<MPI_Count>(PMPI_Send_init_c, true, buf, count, datatype, dest, tag,
                                          comm, request, plan);
 }
 
 int tempi_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
                  MPI_Comm comm, MPI_Status *status, const tempi_static_plan *plan) {
+  verify::plan(plan, datatype, "tempi_Recv_c");
   return p2p::blockingRecv<MPI_Count>(PMPI_Recv_c, buf, count, datatype, source, tag, comm,
                                       status, plan);
 }
 int tempi_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
                   MPI_Comm comm, MPI_Request *request, const tempi_static_plan *plan) {
+  verify::plan(plan, datatype, "tempi_Irecv_c");
   return p2p::nonblockingRecv<MPI_Count>(PMPI_Irecv_c, false, buf, count, datatype, source, tag,
                                          comm, request, plan);
 }
 int tempi_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
                       MPI_Comm comm, MPI_Request *request, const tempi_static_plan *plan) {
+  verify::plan(plan, datatype, "tempi_Recv_init_c");
   return p2p::nonblockingRecv<MPI_Count>(PMPI_Recv_init_c, true, buf, count, datatype, source,
                                          tag, comm, request, plan);
 }
@@ -103,6 +116,7 @@ int tempi_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
                      int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
                      int source, int recvtag, MPI_Comm comm, MPI_Status *status,
                      const tempi_static_plan *sendplan, const tempi_static_plan *recvplan) {
+  verify::plans(sendbuf, sendplan, sendtype, recvplan, recvtype, "tempi_Sendrecv_c");
   return p2p::sendrecv<MPI_Count>(PMPI_Sendrecv_c, sendbuf, sendcount, sendtype, dest, sendtag,
                                   recvbuf, recvcount, recvtype, source, recvtag, comm, status,
                                   sendplan, recvplan);
@@ -111,6 +125,7 @@ int tempi_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
 int tempi_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
                              int sendtag, int source, int recvtag, MPI_Comm comm,
                              MPI_Status *status, const tempi_static_plan *plan) {
+  verify::plan(plan, datatype, "tempi_Sendrecv_replace_c");
   TEMPI_FLUSH_DEFERRED();
   if (!deviceData(buf, count, datatype)) {
     MPI_Status local;
@@ -129,6 +144,7 @@ int tempi_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, 
 int tempi_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf,
                  MPI_Count outsize, MPI_Count *position, MPI_Comm comm,
                  const tempi_static_plan *plan) {
+  verify::plan(plan, datatype, "tempi_Pack_c");
   TEMPI_FLUSH_DEFERRED();
   const bool devIn = deviceData(inbuf, incount, datatype), devOut = runtime::isDevice(outbuf);
   if (!devIn && !devOut)
@@ -158,6 +174,7 @@ int tempi_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, vo
 int tempi_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf,
                    MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm,
                    const tempi_static_plan *plan) {
+  verify::plan(plan, datatype, "tempi_Unpack_c");
   TEMPI_FLUSH_DEFERRED();
   const bool devIn = runtime::isDevice(inbuf), devOut = deviceData(outbuf, outcount, datatype);
   if (!devIn && !devOut)
@@ -186,7 +203,8 @@ int tempi_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, voi
 }
 
 int tempi_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size,
-                      const tempi_static_plan *) {
+                      const tempi_static_plan *plan) {
+  verify::plan(plan, datatype, "tempi_Pack_size_c");
   TEMPI_FLUSH_DEFERRED();
   return PMPI_Pack_size_c(incount, datatype, comm, size);
 }

@@ -21,6 +21,7 @@
 #include "NeighborP2P.h"
 #include "Runtime.h"
 #include "Transfer.h"
+#include "VerifyPlans.h"
 
 #include <algorithm>
 #include <climits>
@@ -252,6 +253,7 @@ int tempi_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const M
                       MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
                       const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                       const tempi_static_plan *sendplan, const tempi_static_plan *recvplan) {
+  verify::plans(sendbuf, sendplan, sendtype, recvplan, recvtype, "tempi_Alltoallv_c");
   return alltoallvCommon(false, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                          rdispls, recvtype, comm, sendplan, recvplan);
 }
@@ -261,6 +263,7 @@ int tempi_Neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[]
                                MPI_Datatype recvtype, MPI_Comm comm,
                                const tempi_static_plan *sendplan,
                                const tempi_static_plan *recvplan) {
+  verify::plans(sendbuf, sendplan, sendtype, recvplan, recvtype, "tempi_Neighbor_alltoallv_c");
   return alltoallvCommon(true, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                          rdispls, recvtype, comm, sendplan, recvplan);
 }
@@ -269,6 +272,8 @@ int tempi_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const M
                       const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                       const tempi_static_plan *const sendplans[],
                       const tempi_static_plan *const recvplans[]) {
+  verify::planArrays(comm, false, sendbuf, sendplans, sendtypes, recvplans, recvtypes,
+                     "tempi_Alltoallw_c");
   return alltoallwCommon(false, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
                          rdispls, recvtypes, comm, sendplans, recvplans);
 }
@@ -278,6 +283,8 @@ int tempi_Neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[]
                                const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
                                MPI_Comm comm, const tempi_static_plan *const sendplans[],
                                const tempi_static_plan *const recvplans[]) {
+  verify::planArrays(comm, true, sendbuf, sendplans, sendtypes, recvplans, recvtypes,
+                     "tempi_Neighbor_alltoallw_c");
   return alltoallwCommon(true, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
                          rdispls, recvtypes, comm, sendplans, recvplans);
 }

@@ -12,6 +12,7 @@
 #include "PackCore.h"
 #include "Runtime.h"
 #include "Transfer.h"
+#include "VerifyPlans.h"
 #include "tempi/tempi.h"
 
 
@@ -21,6 +22,7 @@ extern "C" {
 
 int tempi_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize,
                int *position, MPI_Comm comm, const tempi_static_plan *plan) {
+  verify::plan(plan, datatype, "tempi_Pack");
   TEMPI_FLUSH_DEFERRED();
   const bool devIn = deviceData(inbuf, incount, datatype), devOut = runtime::isDevice(outbuf);
   if (!devIn && !devOut)
@@ -43,6 +45,7 @@ int tempi_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outb
 
 int tempi_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
                  MPI_Datatype datatype, MPI_Comm comm, const tempi_static_plan *plan) {
+  verify::plan(plan, datatype, "tempi_Unpack");
   TEMPI_FLUSH_DEFERRED();
   const bool devIn = runtime::isDevice(inbuf), devOut = deviceData(outbuf, outcount, datatype);
   if (!devIn && !devOut)
@@ -64,7 +67,8 @@ int tempi_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int
 }
 
 int tempi_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size,
-                    const tempi_static_plan *) {
+                    const tempi_static_plan *plan) {
+  verify::plan(plan, datatype, "tempi_Pack_size");
   TEMPI_FLUSH_DEFERRED();
   return PMPI_Pack_size(incount, datatype, comm, size);
 }

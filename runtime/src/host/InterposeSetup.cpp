@@ -5,6 +5,7 @@
 #include "DeferredSends.h"
 #include "Runtime.h"
 #include "TypeCache.h"
+#include "VerifyPlans.h"
 
 extern "C" {
 
@@ -38,6 +39,7 @@ int MPI_Type_free(MPI_Datatype *datatype) {
   TEMPI_FLUSH_DEFERRED();
   // Dropped unconditionally (cheap), so a handle reused after the free never meets a stale plan.
   tempi::typecache::onFree(*datatype);
+  tempi::verify::forget(*datatype);
   return PMPI_Type_free(datatype);
 }
 

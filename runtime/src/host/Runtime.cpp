@@ -9,6 +9,7 @@
 #include "Requests.h"
 #include "Transfer.h"
 #include "TypeCache.h"
+#include "VerifyPlans.h"
 
 #include <string>
 #include <vector>
@@ -33,6 +34,8 @@ void onInit() {
   int rank = 0;
   PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
   setLogRank(rank);
+  // Independent of TEMPI_DISABLE and of the GPU: static plans are checked on every buffer.
+  verify::onInit(s.verifyPlans);
   // With TEMPI_METHOD=ipc, collective on every rank, disabled ones included (they answer no).
   // The peer-access query (every pair of GPUs) only when ipc is asked for.
   const bool ipcAsked = s.method == Method::Ipc;
@@ -68,6 +71,7 @@ void onInit() {
 }
 
 void onFinalize() {
+  verify::onFinalize();
   requests::finalize();
   ipc::onFinalize(); // collective: before the device layer frees the slabs peers have mapped
   if (gActive) {

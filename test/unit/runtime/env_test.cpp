@@ -101,6 +101,16 @@ TEST(Env, PackGraphs) {
   EXPECT_NE(w[0].find("TEMPI_PACK_GRAPHS=sometimes"), std::string::npos) << w[0];
 }
 
+TEST(Env, VerifyPlans) {
+  EXPECT_FALSE(parse({}).verifyPlans);
+  EXPECT_TRUE(parse({{"TEMPI_VERIFY_PLANS", "1"}}).verifyPlans);
+  EXPECT_FALSE(parse({{"TEMPI_VERIFY_PLANS", "0"}}).verifyPlans);
+  std::vector<std::string> w;
+  EXPECT_FALSE(parse({{"TEMPI_VERIFY_PLANS", "strict"}}, &w).verifyPlans);
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_NE(w[0].find("TEMPI_VERIFY_PLANS=strict"), std::string::npos) << w[0];
+}
+
 TEST(Env, GpuTimeSlicedIsAutoZeroOrOne) {
   EXPECT_EQ(parse({}).gpuTimeSliced, -1);
   EXPECT_EQ(parse({{"TEMPI_GPU_TIME_SLICED", "auto"}}).gpuTimeSliced, -1);
@@ -134,6 +144,7 @@ TEST(Env, TableIsWellFormed) {
   EXPECT_EQ(fromDefaults.ipcMinBytes, unset.ipcMinBytes);
   EXPECT_EQ(fromDefaults.cacheDir, unset.cacheDir);
   EXPECT_EQ(fromDefaults.noTypeCache, unset.noTypeCache);
+  EXPECT_EQ(fromDefaults.verifyPlans, unset.verifyPlans);
 }
 
 // docs/environment.md has one table row per variable: | `TEMPI_X` | `default` | values | doc |
