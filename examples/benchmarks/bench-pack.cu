@@ -10,9 +10,15 @@
 ///   hostpack  cudaMemcpy of the whole span to the host, then the MPI's own MPI_Pack
 /// Bandwidths count bytes read plus bytes written of the packed data (2 x packed / time), so they
 /// compare directly with the d2d copy. Times are medians of repeated calls, each call timed from
-/// the host call until the data are ready (synchronized).
+/// the host call until the data are ready (synchronized). The three descriptions of one shape
+/// (vector, hvector, subarray) are timed together, in rounds of one call each, so that a slow
+/// spell of the machine cannot make one description look slower than the others.
 ///
 ///   mpiexec -n 1 bench-pack [--quick] [--csv FILE]
+///   Diagnostics: --only FAMILY and --elem BYTES keep only those shapes, --forms A,B,C sets the
+///   order of the descriptions, --repeat N runs the shapes N times (each time starting one
+///   description further on), --detail adds '# detail' lines (each pack's samples, the pack timed
+///   alone, and the d2d copy, baseline kernel, its GPU time and an empty launch timed next to it).
 ///
 /// Every TEMPI pack is checked byte for byte against the MPI's MPI_Pack of the same data on the
 /// host, every TEMPI unpack against the MPI's MPI_Unpack, and the baseline kernel likewise; exits 1
@@ -42,6 +48,9 @@ constexpr int64_t kMaxSpan = 3ll << 29; // 1.5 GiB
 double g_min_time = 0.02;
 int g_max_reps = 50;
 
+/// The samples of the last measure(), in the order taken (for --detail).
+std::vector<double> g_last_raw;
+
 /// Median seconds per call of f (which must synchronize), after one warm-up call.
 double measure(const std::function<void()> &f, int max_reps = -1) {
   if (max_reps < 0) max_reps = g_max_reps;
@@ -56,8 +65,54 @@ double measure(const std::function<void()> &f, int max_reps = -1) {
     total += dt;
     if (dt > 0.5 && t.size() >= 1) break; // very slow baselines: one timed call is enough
   }
+  g_last_raw = t;
   std::sort(t.begin(), t.end());
   return t[t.size() / 2];
+}
+
+/// Median seconds per call of each of fs (each must synchronize), timed in rounds of one call of
+/// each, after one warm-up call of each: as measure() gives one f, in the same time per f. A slow
+/// spell of the machine (seen on an H100: every launch + synchronize, an empty kernel's too, took
+/// twice as long for a fraction of a second while the kernels' GPU time did not change) then
+/// falls on every f alike instead of on whichever was being measured alone at the time. The
+/// samples of each, in the order taken, go to *samples.
+std::vector<double> measure_rounds(const std::vector<std::function<void()>> &fs,
+                                   std::vector<std::vector<double>> *samples = nullptr) {
+  for (const auto &f : fs) f();
+  std::vector<std::vector<double>> t(fs.size());
+  double total = 0;
+  for (int rounds = 0; !fs.empty() && (rounds < 3 || (total < g_min_time * (double)fs.size() &&
+                                                      rounds < g_max_reps));
+       ++rounds) {
+    bool slow = false;
+    for (size_t i = 0; i < fs.size(); ++i) {
+      double t0 = bench_now();
+      fs[i]();
+      double dt = bench_now() - t0;
+      t[i].push_back(dt);
+      total += dt;
+      slow = slow || dt > 0.5; // very slow calls: one round is enough
+    }
+    if (slow) break;
+  }
+  std::vector<double> med;
+  for (const auto &v : t) {
+    std::vector<double> sorted = v;
+    std::sort(sorted.begin(), sorted.end());
+    med.push_back(sorted[sorted.size() / 2]);
+  }
+  if (samples) *samples = std::move(t);
+  return med;
+}
+
+/// "n=N min/median/max" in microseconds of samples t.
+std::string sampleStats(std::vector<double> t) {
+  char b[128];
+  if (t.empty()) return "0";
+  std::sort(t.begin(), t.end());
+  snprintf(b, sizeof b, "n=%zu %.1f/%.1f/%.1f", t.size(), t.front() * 1e6, t[t.size() / 2] * 1e6,
+           t.back() * 1e6);
+  return b;
 }
 
 __global__ void fill_kernel(unsigned char *p, int64_t n, uint32_t seed) {
@@ -154,7 +209,67 @@ struct Ctx {
   FILE *csv = nullptr;
   bool tempi = false;
   double empty_us = 0;
+  // Diagnostics (--forms, --repeat, --detail): the order the descriptions are measured in, and
+  // '# detail' lines with each TEMPI measurement's samples and baselines re-measured next to it.
+  std::vector<int> order = {0, 1, 2};
+  bool detail = false;
+  int rep = 0;
+  double t0 = 0;
+  cudaEvent_t ev0 = nullptr, ev1 = nullptr;
 };
+
+__global__ void spin_kernel(long long cycles) {
+  long long start = clock64();
+  while (clock64() - start < cycles) {
+  }
+}
+
+__device__ unsigned long long global_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+/// Spins for `ns` nanoseconds of wall time; thread 0 of block 0 writes the SM clock (cycles per
+/// microsecond, i.e. MHz) it saw to *mhz.
+__global__ void timed_spin(unsigned long long ns, double *mhz) {
+  unsigned long long t0 = global_ns();
+  long long c0 = clock64();
+  unsigned long long t;
+  while ((t = global_ns()) - t0 < ns) {
+  }
+  long long c1 = clock64();
+  if (mhz && blockIdx.x == 0 && threadIdx.x == 0) *mhz = (double)(c1 - c0) * 1e3 / (double)(t - t0);
+}
+
+/// The SM clock now (MHz), from a 200-us spin of one thread.
+double gpu_mhz(Ctx &c) {
+  static double *d = nullptr;
+  if (!d) CK(cudaMalloc(&d, sizeof(double)));
+  timed_spin<<<1, 1, 0, c.st>>>(200000, d);
+  double v = 0;
+  CK(cudaMemcpyAsync(&v, d, sizeof v, cudaMemcpyDeviceToHost, c.st));
+  CK(cudaStreamSynchronize(c.st));
+  return v;
+}
+
+/// GPU time (events) of the baseline kernel alone: the stream is held by a spin first so that the
+/// event pair brackets the kernel's execution, not its launch.
+double kernel_event_us(Ctx &c, const Shape &s, unsigned char *in) {
+  std::vector<float> v;
+  for (int i = 0; i < 9; ++i) {
+    spin_kernel<<<1, 1, 0, c.st>>>(200000); // ~100 us
+    CK(cudaEventRecord(c.ev0, c.st));
+    launch_gridstride(s, c.dout, in, c.st);
+    CK(cudaEventRecord(c.ev1, c.st));
+    CK(cudaEventSynchronize(c.ev1));
+    float ms = 0;
+    CK(cudaEventElapsedTime(&ms, c.ev0, c.ev1));
+    v.push_back(ms * 1e3f);
+  }
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
 
 void ensure(Ctx &c, int64_t in, int64_t out) {
   if (in > c.cap_in) {
@@ -254,53 +369,113 @@ void row(Ctx &c, const Shape &s, uint32_t seed) {
     MPI_Pack(c.hin + s.offset, s.count, types[0], c.hout, (int)packed, &p, MPI_COMM_SELF);
   }, 10);
 
-  for (int f = 0; f < 3; ++f) {
-    if (!have[f]) continue;
-    double t_tp = -1, t_tu = -1;
-    std::string check = "n/a";
-    if (c.tempi) {
-      // Reference: the MPI's own pack and unpack of the same data on the host.
-      int p = 0;
-      MPI_Pack(c.hin + s.offset, s.count, types[f], c.hchk, (int)packed, &p, MPI_COMM_SELF);
-      CK(cudaMemset(c.dout, 0xEE, packed));
-      CK(cudaDeviceSynchronize()); // cudaMemset may still run when it returns
-      int rc = MPI_Pack(in, s.count, types[f], c.dout, (int)packed, &(p = 0), MPI_COMM_SELF);
-      CK(cudaMemcpy(c.hout, c.dout, packed, cudaMemcpyDeviceToHost));
-      bool ok = rc == MPI_SUCCESS && p == packed && memcmp(c.hout, c.hchk, packed) == 0;
-      // Unpack into a poisoned copy; compare the whole span with the MPI's unpack on the host.
-      memset(c.hunp, 0x5A, span);
-      p = 0;
-      MPI_Unpack(c.hchk, (int)packed, &p, c.hunp + s.offset, s.count, types[f], MPI_COMM_SELF);
-      CK(cudaMemset(c.dunp, 0x5A, span));
-      CK(cudaDeviceSynchronize());
-      int rcu = MPI_Unpack(c.dout, (int)packed, &(p = 0), c.dunp + s.offset, s.count, types[f],
-                           MPI_COMM_SELF);
-      CK(cudaMemcpy(c.hin, c.dunp, span, cudaMemcpyDeviceToHost)); // hin is refreshed below
-      bool uok = rcu == MPI_SUCCESS && memcmp(c.hin, c.hunp, span) == 0;
-      if (!ok || !uok) { // say where, for the runtime's authors
-        int64_t at = -1, n = !ok ? packed : span;
-        const unsigned char *x = !ok ? c.hout : c.hin, *y = !ok ? c.hchk : c.hunp;
-        for (int64_t i = 0; i < n && at < 0; ++i)
-          if (x[i] != y[i]) at = i;
-        fprintf(stderr, "bench-pack: %s %s block=%lld stride=%lld packed=%lld: %s differs first at byte %lld (got %u, want %u)\n",
-                s.family.c_str(), forms[f], (long long)s.block, (long long)s.s1, (long long)packed,
-                !ok ? "pack" : "unpack", (long long)at, at >= 0 ? x[at] : 0, at >= 0 ? y[at] : 0);
-      }
-      CK(cudaMemcpy(c.hin, c.din, span, cudaMemcpyDeviceToHost));
-      check = ok && uok ? "ok" : (!ok ? (rc ? "PACK-ERROR" : "PACK-WRONG")
-                                      : (rcu ? "UNPACK-ERROR" : "UNPACK-WRONG"));
-      if (!(ok && uok)) ++c.failures;
-      if (rc == MPI_SUCCESS)
-        t_tp = measure([&] {
+  // The three descriptions: each checked first, then all timed together in rounds (one call of
+  // each per round) so that a slow spell of the machine falls on all of them alike.
+  int rc[3] = {-1, -1, -1}, rcu[3] = {-1, -1, -1};
+  std::string check[3] = {"n/a", "n/a", "n/a"};
+  double t_tp[3] = {-1, -1, -1}, t_tu[3] = {-1, -1, -1};
+  std::vector<int> seq; // the forms in the order they are measured
+  for (int pos = 0; pos < 3; ++pos)
+    if (have[c.order[(pos + c.rep) % 3]]) seq.push_back(c.order[(pos + c.rep) % 3]);
+  for (int f : seq) {
+    if (!c.tempi) break;
+    // Reference: the MPI's own pack and unpack of the same data on the host.
+    int p = 0;
+    MPI_Pack(c.hin + s.offset, s.count, types[f], c.hchk, (int)packed, &p, MPI_COMM_SELF);
+    CK(cudaMemset(c.dout, 0xEE, packed));
+    CK(cudaDeviceSynchronize()); // cudaMemset may still run when it returns
+    rc[f] = MPI_Pack(in, s.count, types[f], c.dout, (int)packed, &(p = 0), MPI_COMM_SELF);
+    CK(cudaMemcpy(c.hout, c.dout, packed, cudaMemcpyDeviceToHost));
+    bool ok = rc[f] == MPI_SUCCESS && p == packed && memcmp(c.hout, c.hchk, packed) == 0;
+    // Unpack into a poisoned copy; compare the whole span with the MPI's unpack on the host.
+    memset(c.hunp, 0x5A, span);
+    p = 0;
+    MPI_Unpack(c.hchk, (int)packed, &p, c.hunp + s.offset, s.count, types[f], MPI_COMM_SELF);
+    CK(cudaMemset(c.dunp, 0x5A, span));
+    CK(cudaDeviceSynchronize());
+    rcu[f] = MPI_Unpack(c.dout, (int)packed, &(p = 0), c.dunp + s.offset, s.count, types[f],
+                        MPI_COMM_SELF);
+    CK(cudaMemcpy(c.hin, c.dunp, span, cudaMemcpyDeviceToHost)); // hin is refreshed below
+    bool uok = rcu[f] == MPI_SUCCESS && memcmp(c.hin, c.hunp, span) == 0;
+    if (!ok || !uok) { // say where, for the runtime's authors
+      int64_t at = -1, n = !ok ? packed : span;
+      const unsigned char *x = !ok ? c.hout : c.hin, *y = !ok ? c.hchk : c.hunp;
+      for (int64_t i = 0; i < n && at < 0; ++i)
+        if (x[i] != y[i]) at = i;
+      fprintf(stderr, "bench-pack: %s %s block=%lld stride=%lld packed=%lld: %s differs first at byte %lld (got %u, want %u)\n",
+              s.family.c_str(), forms[f], (long long)s.block, (long long)s.s1, (long long)packed,
+              !ok ? "pack" : "unpack", (long long)at, at >= 0 ? x[at] : 0, at >= 0 ? y[at] : 0);
+    }
+    CK(cudaMemcpy(c.hin, c.din, span, cudaMemcpyDeviceToHost));
+    check[f] = ok && uok ? "ok" : (!ok ? (rc[f] ? "PACK-ERROR" : "PACK-WRONG")
+                                       : (rcu[f] ? "UNPACK-ERROR" : "UNPACK-WRONG"));
+    if (!(ok && uok)) ++c.failures;
+  }
+  if (c.tempi) {
+    double t_at = bench_now() - c.t0, mhz = c.detail ? gpu_mhz(c) : 0;
+    std::vector<int> pf, uf; // forms whose pack / unpack succeeded
+    std::vector<std::function<void()>> packs, unpacks;
+    for (int f : seq) {
+      if (rc[f] == MPI_SUCCESS) {
+        pf.push_back(f);
+        packs.push_back([&, f] {
           int q = 0;
           MPI_Pack(in, s.count, types[f], c.dout, (int)packed, &q, MPI_COMM_SELF);
         });
-      if (rcu == MPI_SUCCESS)
-        t_tu = measure([&] {
+      }
+      if (rcu[f] == MPI_SUCCESS) {
+        uf.push_back(f);
+        unpacks.push_back([&, f] {
           int q = 0;
           MPI_Unpack(c.dout, (int)packed, &q, c.dunp + s.offset, s.count, types[f], MPI_COMM_SELF);
         });
+      }
     }
+    std::vector<std::vector<double>> psamples;
+    std::vector<double> tp = measure_rounds(packs, &psamples), tu = measure_rounds(unpacks);
+    for (size_t i = 0; i < pf.size(); ++i) t_tp[pf[i]] = tp[i];
+    for (size_t i = 0; i < uf.size(); ++i) t_tu[uf[i]] = tu[i];
+    for (size_t i = 0; c.detail && i < pf.size(); ++i) {
+      // Each pack timed again alone, then the d2d copy, the baseline kernel (host clock and GPU
+      // events) and an empty launch next to it: tells a slow spell of the machine from the form.
+      const int f = pf[i];
+      std::string stats = sampleStats(psamples[i]);
+      std::vector<double> sorted = psamples[i];
+      std::sort(sorted.begin(), sorted.end());
+      if (sorted[sorted.size() / 2] > 1.3 * sorted[0]) {
+        std::string all;
+        char b[32];
+        for (double x : psamples[i]) {
+          snprintf(b, sizeof b, " %.1f", x * 1e6);
+          all += b;
+        }
+        printf("# samples %s block=%lld form=%s (us, in order):%s\n", s.family.c_str(),
+               (long long)s.block, forms[f], all.c_str());
+      }
+      measure(packs[i]);
+      std::string alone = sampleStats(g_last_raw);
+      double d2d_now = measure([&] {
+        CK(cudaMemcpyAsync(c.dout, in, packed, cudaMemcpyDeviceToDevice, c.st));
+        CK(cudaStreamSynchronize(c.st));
+      });
+      double k_now = measure([&] {
+        launch_gridstride(s, c.dout, in, c.st);
+        CK(cudaStreamSynchronize(c.st));
+      });
+      double k_ev = kernel_event_us(c, s, in);
+      double empty_now = measure([&] {
+        empty_kernel<<<1, 1, 0, c.st>>>();
+        CK(cudaStreamSynchronize(c.st));
+      });
+      printf("# detail %s block=%lld rep=%d pos=%zu form=%s t=%.3fs mhz=%.0f pack_us[%s] "
+             "alone_us[%s] d2d_us=%.1f (row %.1f) kernel_us=%.1f (row %.1f) "
+             "kernel_event_us=%.1f empty_us=%.1f\n",
+             s.family.c_str(), (long long)s.block, c.rep, i, forms[f], t_at, mhz, stats.c_str(),
+             alone.c_str(), d2d_now * 1e6, t_d2d * 1e6, k_now * 1e6, t_kernel * 1e6, k_ev,
+             empty_now * 1e6);
+    }
+  }
+  for (int f : seq) {
     auto bw = [&](double t) { return t > 0 ? rw / t / 1e9 : -1.0; };
     double d2d = bw(t_d2d);
     char line[1024];
@@ -309,18 +484,19 @@ void row(Ctx &c, const Shape &s, uint32_t seed) {
              "%s,%s,%s,%.2f",
              s.family.c_str(), forms[f], (long long)packed, (long long)s.block, (long long)s.s1,
              (long long)s.n1, (long long)s.n2, s.count, s.offset, s.elem, (long long)span,
-             fmt(bw(t_tp)).c_str(), fmt(bw(t_tu)).c_str(), check.c_str(),
+             fmt(bw(t_tp[f])).c_str(), fmt(bw(t_tu[f])).c_str(), check[f].c_str(),
              fmt(d2d).c_str(), ceiling, fmt(bw(t_kernel)).c_str(), kernel_ok ? "ok" : "WRONG",
              fmt(bw(t_2d)).c_str(), fmt(bw(t_pb)).c_str(), fmt(bw(t_host)).c_str(),
-             t_tp > 0 ? fmt(bw(t_tp) / d2d).c_str() : "n/a",
-             t_tp > 0 ? fmt(bw(t_tp) / ceiling).c_str() : "n/a",
-             t_tp > 0 && t_tu > 0 ? fmt(t_tu / t_tp).c_str() : "n/a",
-             t_tp > 0 ? fmt(t_tp * 1e6).c_str() : "n/a", fmt(t_kernel * 1e6).c_str(), c.empty_us);
+             t_tp[f] > 0 ? fmt(bw(t_tp[f]) / d2d).c_str() : "n/a",
+             t_tp[f] > 0 ? fmt(bw(t_tp[f]) / ceiling).c_str() : "n/a",
+             t_tp[f] > 0 && t_tu[f] > 0 ? fmt(t_tu[f] / t_tp[f]).c_str() : "n/a",
+             t_tp[f] > 0 ? fmt(t_tp[f] * 1e6).c_str() : "n/a", fmt(t_kernel * 1e6).c_str(),
+             c.empty_us);
     printf("%s\n", line);
     if (c.csv) fprintf(c.csv, "%s\n", line);
     fflush(stdout);
-    MPI_Type_free(&types[f]);
   }
+  for (int f : seq) MPI_Type_free(&types[f]);
 }
 
 } // namespace
@@ -330,12 +506,20 @@ int main(int argc, char **argv) {
   MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   bool quick = false;
-  const char *csv = nullptr;
+  const char *csv = nullptr, *only = nullptr, *forms = nullptr;
+  int only_elem = 0, repeat = 1;
+  bool detail = false;
   for (int a = 1; a < argc; ++a) {
     if (!strcmp(argv[a], "--quick")) quick = true;
     else if (!strcmp(argv[a], "--csv") && a + 1 < argc) csv = argv[++a];
+    else if (!strcmp(argv[a], "--only") && a + 1 < argc) only = argv[++a];
+    else if (!strcmp(argv[a], "--elem") && a + 1 < argc) only_elem = atoi(argv[++a]);
+    else if (!strcmp(argv[a], "--forms") && a + 1 < argc) forms = argv[++a];
+    else if (!strcmp(argv[a], "--repeat") && a + 1 < argc) repeat = atoi(argv[++a]);
+    else if (!strcmp(argv[a], "--detail")) detail = true;
     else {
-      fprintf(stderr, "usage: bench-pack [--quick] [--csv FILE]\n");
+      fprintf(stderr, "usage: bench-pack [--quick] [--csv FILE] [--only FAMILY] [--elem BYTES]\n"
+                      "                  [--forms ORDER] [--repeat N] [--detail]\n");
       MPI_Finalize();
       return 1;
     }
@@ -345,6 +529,29 @@ int main(int argc, char **argv) {
   c.tempi = bench_tempi_linked();
   CK(cudaStreamCreateWithFlags(&c.st, cudaStreamNonBlocking));
   if (csv) c.csv = fopen(csv, "w");
+  c.detail = detail;
+  c.t0 = bench_now();
+  CK(cudaEventCreate(&c.ev0));
+  CK(cudaEventCreate(&c.ev1));
+  if (forms) { // e.g. "subarray,hvector,vector": the order the three descriptions are measured in
+    c.order.clear();
+    const char *names[3] = {"vector", "hvector", "subarray"};
+    std::string list = forms;
+    size_t at = 0;
+    while (at <= list.size()) {
+      size_t comma = list.find(',', at);
+      std::string name = list.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+      for (int f = 0; f < 3; ++f)
+        if (name == names[f]) c.order.push_back(f);
+      if (comma == std::string::npos) break;
+      at = comma + 1;
+    }
+    if (c.order.size() != 3) {
+      fprintf(stderr, "bench-pack: --forms needs vector, hvector and subarray, comma-separated\n");
+      MPI_Finalize();
+      return 1;
+    }
+  }
   bench_header("bench-pack", "pack/unpack bandwidth (GB/s = 2 x packed bytes / time)");
   if (quick) { g_min_time = 0.005; g_max_reps = 20; }
   c.empty_us = 1e6 * measure([&] {
@@ -389,8 +596,19 @@ int main(int argc, char **argv) {
       shapes.push_back({"3d-xface", r * e, N, w * e, N, w * w * e, 1, 0, e});
       shapes.push_back({"3d-yface", N * e, r, w * e, N, w * w * e, 1, 0, e});
     }
+  if (only || only_elem) // --only FAMILY / --elem BYTES: those shapes alone
+    shapes.erase(std::remove_if(shapes.begin(), shapes.end(),
+                                [&](const Shape &s) {
+                                  return (only && s.family != only) ||
+                                         (only_elem && s.elem != only_elem);
+                                }),
+                 shapes.end());
   uint32_t seed = 1;
-  for (const Shape &s : shapes) row(c, s, seed++);
+  for (int r = 0; r < repeat; ++r) { // each repetition starts one description further on
+    c.rep = r;
+    seed = 1;
+    for (const Shape &s : shapes) row(c, s, seed++);
+  }
   printf("# rows with a failed check: %ld\n", c.failures);
   if (c.csv) fclose(c.csv);
   MPI_Finalize();
