@@ -91,15 +91,33 @@ std::vector<std::string> Evaluator::spellingsOf(const Expr *e, const ASTContext 
   return out;
 }
 
-std::optional<int64_t> Evaluator::evalInt(const Expr *e, Point at, Unresolved &why) {
-  std::optional<Value> v = eval(e, at, why, 0);
+namespace {
+/// The integer a value holds; an address (of one object plus k bytes) is refused.
+std::optional<int64_t> integerOf(const std::optional<Value> &v, SourceLocation loc,
+                                 Unresolved &why) {
   if (!v)
     return std::nullopt;
   if (v->base) {
-    why = {"is an address, not a difference of addresses", e->getBeginLoc()};
+    why = {"is an address, not a difference of addresses", loc};
     return std::nullopt;
   }
   return v->k;
+}
+} // namespace
+
+std::optional<int64_t> Evaluator::evalInt(const Expr *e, Point at, Unresolved &why) {
+  return integerOf(eval(e, at, why, 0), e->getBeginLoc(), why);
+}
+
+std::optional<Value> Evaluator::readRowElement(const VarDecl *vd, int64_t row, int64_t col,
+                                               Point at, SourceLocation loc, Unresolved &why,
+                                               int depth) {
+  const int64_t columns = *rowLength(vd->getType(), ctx_);
+  const auto rows =
+      static_cast<int64_t>(ctx_.getAsConstantArrayType(vd->getType())->getSize().getZExtValue());
+  if (row < 0 || row >= rows || col < 0 || col >= columns)
+    return fail(why, "reads '" + vd->getNameAsString() + "' out of bounds", loc);
+  return readVariable(vd, row * columns + col, at, loc, why, depth);
 }
 
 std::optional<Value> Evaluator::eval(const Expr *e, Point at, Unresolved &why, int depth) {
@@ -168,15 +186,13 @@ std::optional<Value> Evaluator::eval(const Expr *e, Point at, Unresolved &why, i
       if (const auto *d = dyn_cast<DeclRefExpr>(row->getBase()->IgnoreParenImpCasts()))
         if (const auto *vd = dyn_cast<VarDecl>(d->getDecl());
             vd && vd->hasLocalStorage() && !isa<ParmVarDecl>(vd))
-          if (std::optional<int64_t> columns = rowLength(vd->getType(), ctx_)) {
+          if (rowLength(vd->getType(), ctx_)) {
             std::optional<Value> r = eval(row->getIdx(), at, why, depth + 1);
             if (!r)
               return r;
-            const auto rows = static_cast<int64_t>(
-                ctx_.getAsConstantArrayType(vd->getType())->getSize().getZExtValue());
-            if (r->base || r->k < 0 || r->k >= rows || idx->k < 0 || idx->k >= *columns)
-              return fail(why, "reads '" + vd->getNameAsString() + "' out of bounds", loc);
-            return readVariable(vd, r->k * *columns + idx->k, at, loc, why, depth);
+            if (r->base)
+              return fail(why, "uses an address as an index", loc);
+            return readRowElement(vd, r->k, idx->k, at, loc, why, depth);
           }
     return fail(why, "reads an array the tool cannot follow", loc);
   }
@@ -602,25 +618,12 @@ std::optional<int64_t> Evaluator::evalElement(const Expr *array, int64_t i, Poin
   if (const auto *row = dyn_cast<ArraySubscriptExpr>(a); row && shift == 0) {
     const auto *d = dyn_cast<DeclRefExpr>(row->getBase()->IgnoreParenImpCasts());
     const auto *vd = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
-    std::optional<int64_t> columns = vd ? rowLength(vd->getType(), ctx_) : std::nullopt;
-    if (columns && vd->hasLocalStorage() && !isa<ParmVarDecl>(vd)) {
+    if (vd && rowLength(vd->getType(), ctx_) && vd->hasLocalStorage() && !isa<ParmVarDecl>(vd)) {
       std::optional<int64_t> r = evalInt(row->getIdx(), at, why);
       if (!r)
         return r;
-      const auto rows = static_cast<int64_t>(
-          ctx_.getAsConstantArrayType(vd->getType())->getSize().getZExtValue());
-      if (*r < 0 || *r >= rows || i < 0 || i >= *columns) {
-        why = {"reads '" + slotName(vd, std::nullopt) + "' out of bounds", a->getBeginLoc()};
-        return std::nullopt;
-      }
-      std::optional<Value> v = readVariable(vd, *r * *columns + i, at, a->getBeginLoc(), why, 0);
-      if (!v)
-        return std::nullopt;
-      if (v->base) {
-        why = {"is an address, not a difference of addresses", a->getBeginLoc()};
-        return std::nullopt;
-      }
-      return v->k;
+      return integerOf(readRowElement(vd, *r, i, at, a->getBeginLoc(), why, 0), a->getBeginLoc(),
+                       why);
     }
   }
   if (const auto *d = dyn_cast<DeclRefExpr>(a)) {
@@ -630,14 +633,8 @@ std::optional<int64_t> Evaluator::evalElement(const Expr *array, int64_t i, Poin
                a->getBeginLoc()};
         return std::nullopt;
       }
-      std::optional<Value> v = readVariable(vd, i + shift, at, a->getBeginLoc(), why, 0);
-      if (!v)
-        return std::nullopt;
-      if (v->base) {
-        why = {"is an address, not a difference of addresses", a->getBeginLoc()};
-        return std::nullopt;
-      }
-      return v->k;
+      return integerOf(readVariable(vd, i + shift, at, a->getBeginLoc(), why, 0),
+                       a->getBeginLoc(), why);
     }
   }
   why = {"is not a local or constant array", a->getBeginLoc()};

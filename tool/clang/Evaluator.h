@@ -113,6 +113,11 @@ private:
   std::optional<Value> readVariable(const clang::VarDecl *var, std::optional<int64_t> element,
                                     Point at, clang::SourceLocation useLoc, Unresolved &why,
                                     int depth);
+  /// a[row][col] of a local two-dimensional array (FunctionFlow's element row*C + col), bounds
+  /// checked.
+  std::optional<Value> readRowElement(const clang::VarDecl *var, int64_t row, int64_t col,
+                                      Point at, clang::SourceLocation loc, Unresolved &why,
+                                      int depth);
 
   clang::ASTContext &ctx_;
   const FunctionFlow &flow_;
