@@ -308,14 +308,23 @@ TypeExprPtr DatatypeResolver::fromHelperCall(const CallExpr *call, Point at, Unr
   BodyScan scan;
   scan.TraverseStmt(def->getBody());
 
-  // Every return statement returns one local variable.
+  // Every return statement returns one local variable, or a predefined type as spelled
+  // (`return MPI_DOUBLE;`, an element-type helper).
   const VarDecl *result = nullptr;
   if (scan.returns.empty()) {
     refuse("which has no return statement", defLoc);
     return nullptr;
   }
+  auto predefined = [&](const Expr *v) {
+    for (const std::string &n : Evaluator::spellingsOf(v, ctx))
+      if (findNamedType(n))
+        return true;
+    return false;
+  };
   for (const ReturnStmt *r : scan.returns) {
     const Expr *v = r->getRetValue();
+    if (v && predefined(v))
+      continue;
     const auto *d = v ? dyn_cast<DeclRefExpr>(v->IgnoreParenImpCasts()) : nullptr;
     const auto *vd = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
     if (!vd || isa<ParmVarDecl>(vd) || !vd->hasLocalStorage() ||
@@ -333,13 +342,13 @@ TypeExprPtr DatatypeResolver::fromHelperCall(const CallExpr *call, Point at, Unr
     }
     result = vd;
   }
-  std::string var = result->getNameAsString();
+  std::string var = result ? result->getNameAsString() : std::string("the result");
 
   // The returned handle is only built, committed, read by MPI calls and returned: a copy kept
   // elsewhere could be freed behind the caller's back.
   ParentMap pm(def->getBody());
   for (const DeclRefExpr *d : scan.refs) {
-    if (d->getDecl() != result)
+    if (!result || d->getDecl() != result)
       continue;
     const Stmt *child = d;
     const Stmt *p = pm.getParent(d);
@@ -387,8 +396,8 @@ TypeExprPtr DatatypeResolver::fromHelperCall(const CallExpr *call, Point at, Unr
       return nullptr;
     }
     if (out && !(*out == *t)) {
-      why = {"'" + var + "' in '" + fn + "' holds different datatypes at its returns (" +
-                 lineOf(r->getBeginLoc(), sm) + ")",
+      why = {(result ? "'" + var + "' in '" + fn + "' holds" : "'" + fn + "' returns") +
+                 " different datatypes at its returns (" + lineOf(r->getBeginLoc(), sm) + ")",
              r->getBeginLoc()};
       return nullptr;
     }
