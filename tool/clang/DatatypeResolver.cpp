@@ -208,6 +208,7 @@ const FunctionDecl *DatatypeResolver::followableHelper(const CallExpr *call,
 }
 
 bool DatatypeResolver::argumentsFitNoRecursion(const FunctionDecl *def, const CallExpr *call,
+                                               const std::vector<const CallExpr *> &calls,
                                                const Refuse &refuse) {
   if (call->getNumArgs() != def->getNumParams()) {
     refuse("with " + std::to_string(call->getNumArgs()) + " arguments for " +
@@ -215,9 +216,7 @@ bool DatatypeResolver::argumentsFitNoRecursion(const FunctionDecl *def, const Ca
            call->getBeginLoc());
     return false;
   }
-  BodyScan scan;
-  scan.TraverseStmt(def->getBody());
-  for (const CallExpr *c : scan.calls)
+  for (const CallExpr *c : calls)
     if (const FunctionDecl *f = c->getDirectCallee();
         f && f->getCanonicalDecl() == def->getCanonicalDecl()) {
       refuse("which calls itself on " + lineOf(c->getBeginLoc(), ev_.context().getSourceManager()),
@@ -300,13 +299,13 @@ TypeExprPtr DatatypeResolver::fromHelperCall(const CallExpr *call, Point at, Unr
     refuse("which does not return an MPI_Datatype", defLoc);
     return nullptr;
   }
-  if (!argumentsFitNoRecursion(def, call, refuse))
+  BodyScan scan;
+  scan.TraverseStmt(def->getBody());
+  if (!argumentsFitNoRecursion(def, call, scan.calls, refuse))
     return nullptr;
 
   ASTContext &ctx = ev_.context();
   const SourceManager &sm = ctx.getSourceManager();
-  BodyScan scan;
-  scan.TraverseStmt(def->getBody());
 
   // Every return statement returns one local variable, or a predefined type as spelled
   // (`return MPI_DOUBLE;`, an element-type helper).
@@ -421,7 +420,9 @@ TypeExprPtr DatatypeResolver::fromHelperOutput(const CallExpr *call, unsigned ar
   const FunctionDecl *def = callee ? followableHelper(call, refuse) : nullptr;
   if (!def)
     return nullptr;
-  if (!argumentsFitNoRecursion(def, call, refuse))
+  BodyScan scan;
+  scan.TraverseStmt(def->getBody());
+  if (!argumentsFitNoRecursion(def, call, scan.calls, refuse))
     return nullptr;
   const ParmVarDecl *out = def->getParamDecl(argIndex);
   std::string param = out->getNameAsString();
@@ -430,8 +431,6 @@ TypeExprPtr DatatypeResolver::fromHelperOutput(const CallExpr *call, unsigned ar
 
   // The output parameter is only handed, as it is, to one constructor as its output and to
   // MPI_Type_commit: never written, copied, dereferenced or passed anywhere else.
-  BodyScan scan;
-  scan.TraverseStmt(def->getBody());
   ParentMap pm(def->getBody());
   const CallExpr *builder = nullptr;
   const ConstructorSpec *spec = nullptr;

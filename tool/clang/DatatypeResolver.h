@@ -69,8 +69,9 @@ private:
   /// definition, or nullptr after refuse().
   const clang::FunctionDecl *followableHelper(const clang::CallExpr *call, const Refuse &refuse);
   /// Whether the call passes one argument per parameter and the helper never calls itself
-  /// (else refuse()).
+  /// (`calls`: every call in its body), else refuse().
   bool argumentsFitNoRecursion(const clang::FunctionDecl *def, const clang::CallExpr *call,
+                               const std::vector<const clang::CallExpr *> &calls,
                                const Refuse &refuse);
   /// The helper's flow with its parameters bound to the call's arguments (integers and
   /// datatypes), after checking that no parameter is written or aliased; nullptr after refuse().

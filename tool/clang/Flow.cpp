@@ -543,8 +543,6 @@ private:
           bool addressOnly = addr && addr->getOpcode() == UO_AddrOf;
           if (*e.element < 0 || *e.element > size || (*e.element == size && !addressOnly)) {
             std::string k = std::to_string(*e.element);
-            e.element.reset();
-            e.anyElement = true;
             escape(vd, e, "is indexed out of bounds ([" + k + "])");
             return;
           }
@@ -608,13 +606,10 @@ private:
   /// escapes. Returns whether the caller goes on.
   bool classifyRow(const VarDecl *vd, const ArraySubscriptExpr *row, int64_t columns,
                    const Stmt *&p, const Stmt *&node, VarEvent &e) {
-    VarEvent wholeArray = e; // an escape through a row: e.element is the row, not an element
-    wholeArray.element.reset();
-    wholeArray.anyElement = true;
     const auto *decay = dyn_cast<ImplicitCastExpr>(p);
     if (!decay || decay->getCastKind() != CK_ArrayToPointerDecay) {
       if (!isa<UnaryExprOrTypeTraitExpr>(p))
-        escape(vd, wholeArray, "has a row used as an lvalue");
+        escape(vd, e, "has a row used as an lvalue");
       return false;
     }
     const Stmt *rowChild = nullptr;
@@ -626,7 +621,7 @@ private:
       if (e.element && c) {
         if (*e.element < 0 || *e.element >= rows || *c < 0 || *c >= columns) {
           std::string at = "[" + std::to_string(*e.element) + "][" + std::to_string(*c) + "]";
-          escape(vd, wholeArray, "is indexed out of bounds (" + at + ")");
+          escape(vd, e, "is indexed out of bounds (" + at + ")");
           return false;
         }
         e.element = *e.element * columns + *c;
@@ -641,10 +636,10 @@ private:
       int k = argIndex(call, rowChild);
       if (k >= 0 && paramIsConstPointer(call, k))
         return false; // the row read through a const pointer
-      escape(vd, wholeArray, "has a row passed to '" + calleeName(call) + "'");
+      escape(vd, e, "has a row passed to '" + calleeName(call) + "'");
       return false;
     }
-    escape(vd, wholeArray, "has a row that decays to a pointer");
+    escape(vd, e, "has a row that decays to a pointer");
     return false;
   }
 
