@@ -11,6 +11,7 @@
 #include "MethodStats.h"
 #include "Model.h"
 #include "Runtime.h"
+#include "StaticPlan.h"
 #include "TypeCache.h"
 
 #include <algorithm>
@@ -294,12 +295,7 @@ TypePlanPtr planForUncached(MPI_Datatype type, const tempi_static_plan *sp) {
   TypePlanPtr p;
   if (sp->abi_version >= 1 && sp->ndims >= 0 && sp->ndims <= TEMPI_MAX_DIMS &&
       sp->size == cached->size && sp->extent == cached->extent && sp->lb == cached->lb) {
-    StridedBlock b;
-    b.start = sp->start;
-    b.bytes = sp->bytes;
-    for (int i = 0; i < sp->ndims; ++i) b.dims.push_back({sp->counts[i], sp->strides[i]});
-    b.extent = sp->extent;
-    b.lb = sp->lb;
+    StridedBlock b = stridedOf(*sp);
     if (b.size() == sp->size) p = planFromStrided(b, cached->trueLb, cached->trueExtent);
     // The compile-time tier's plan must describe the committed type's bytes: where the runtime
     // has its own plan of the type, both are walked once and must agree, else the runtime's wins

@@ -5,6 +5,8 @@
 #include "Env.h"
 #include "Handles.h"
 #include "HostMirror.h"
+#include "StaticPlan.h"
+#include "TypePlan.h"
 
 #include <algorithm>
 #include <cstdarg>
@@ -59,26 +61,6 @@ MPI_Comm packComm = MPI_COMM_NULL;
   usleep(200 * 1000);
   PMPI_Abort(MPI_COMM_WORLD, 70);
   abort(); // PMPI_Abort does not return
-}
-
-/// Calls f(offset) for the first byte of each run of one element whose origin is `base`, in the
-/// plan's order (dims[0] fastest), as StridedBlock.h defines it.
-template <typename F> void forEachRun(const tempi_static_plan &sp, int64_t base, F &&f) {
-  if (sp.bytes <= 0) return;
-  for (int j = 0; j < sp.ndims; ++j)
-    if (sp.counts[j] <= 0) return;
-  int64_t idx[TEMPI_MAX_DIMS] = {};
-  for (;;) {
-    int64_t off = base + sp.start;
-    for (int j = 0; j < sp.ndims; ++j) off += idx[j] * sp.strides[j];
-    if (!f(off)) return;
-    int j = 0;
-    for (; j < sp.ndims; ++j) {
-      if (++idx[j] < sp.counts[j]) break;
-      idx[j] = 0;
-    }
-    if (j == sp.ndims) return;
-  }
 }
 
 /// The bytes: kCount elements packed by PMPI_Pack and by the plan from the same scratch memory.
@@ -144,28 +126,25 @@ bool compareBytes(const tempi_static_plan *sp, MPI_Datatype type, const char *ca
   }
 
   // The plan's walk, each run checked to lie inside the datatype's bytes.
+  const StridedBlock shape = stridedOf(*sp);
+  if (shape.size() != size)
+    fail(sp, call, "its runs hold %lld packed bytes per element, the datatype %lld",
+         (long long)shape.size(), (long long)size);
   std::vector<unsigned char> ours(size_t(packedBytes) + 1, 0);
   int64_t done = 0;
   for (int64_t e = 0; e < kCount; ++e)
-    forEachRun(*sp, e * sp->extent, [&](int64_t off) {
-      if (done + sp->bytes > packedBytes)
-        fail(sp, call, "its runs hold more than its size of %lld packed bytes per element",
-             (long long)size);
-      if (off < lo || off + sp->bytes > hi)
+    forEachStridedRun(shape, e * sp->extent, size, [&](int64_t off, int64_t n) {
+      if (off < lo || off + n > hi)
         fail(sp, call,
              "element %lld's run of %lld bytes at byte offset %lld lies outside the bytes "
              "[%lld, %lld) of %lld elements of the datatype (lb %lld, extent %lld, true lb "
              "%lld, true extent %lld)",
-             (long long)e, (long long)sp->bytes, (long long)off, (long long)lo, (long long)hi,
+             (long long)e, (long long)n, (long long)off, (long long)lo, (long long)hi,
              (long long)kCount, (long long)lb, (long long)extent, (long long)trueLb,
              (long long)trueExtent);
-      std::memcpy(ours.data() + done, memory.get() + (off - lo), size_t(sp->bytes));
-      done += sp->bytes;
-      return true;
+      std::memcpy(ours.data() + done, memory.get() + (off - lo), size_t(n));
+      done += n;
     });
-  if (done != packedBytes)
-    fail(sp, call, "its runs hold %lld packed bytes for %lld elements, the datatype %lld",
-         (long long)done, (long long)kCount, (long long)packedBytes);
 
   int64_t unwritten = 0;
   for (int64_t i = 0; i < packedBytes; ++i) {
