@@ -8,7 +8,8 @@
 # `CFLAGS: ...` (compile flags added to -O2 for both builds) and `FALLBACK: reason` (the program
 # is expected to fall back: its --no-fallback build must fail, and the plain tempi-cc build must
 # pass the comparison; a FALLBACK program that builds with --no-fallback is a FAIL, so the mark
-# is dropped once the tool handles it).
+# is dropped once the tool handles it). `ONESTEP: 1` builds a one-source program with one command
+# (compile and link, which tempi-cc treats as the whole program) instead of -c then link.
 # For each program:
 #   1. build it with the real wrapper (mpicc / mpicxx), one `-c` per source then a link, as make does;
 #   2. build it the same way with tempi-cc / tempi-cxx --no-fallback (a tool, nvcc, partial-link or
@@ -78,9 +79,16 @@ build_one() {
   if printf '%s\n' "${srcs[@]}" | grep -q '\.cpp$'; then lang=c++; cc=$mpicxx; tcc=$tempi_cxx; fi
   echo "$lang" > "$d/lang"
   # compile_all OUTDIR COMPILER FLAGS...: one -c per source, then the link; returns non-zero on failure
+  # (ONESTEP: one command compiles and links the one source, as `mpicc prog.c -o prog` does.)
+  local onestep
+  onestep=$(header_field ONESTEP "${srcs[@]}")
   compile_all() {
     local out=$1 comp=$2 s o
     shift 2
+    if [ -n "$onestep" ]; then
+      (cd "$srcdir" && "$comp" "$@" $cflags "$(basename "${srcs[0]}")" -o "$out/exe" -lm) >> "$out/build.log" 2>&1
+      return
+    fi
     for s in "${srcs[@]}"; do
       o=$out/$(basename "${s%.*}").o
       # shellcheck disable=SC2086
@@ -107,7 +115,7 @@ build_one() {
   : > "$d/remarks.txt"
   for src in "${srcs[@]}"; do
     # shellcheck disable=SC2086
-    (cd "$srcdir" && "$rewrite" --explain "$(basename "$src")" -o /dev/null -- $cflags $xflag $mpi_flags) >> "$d/remarks.txt" 2>&1
+    (cd "$srcdir" && "$rewrite" --explain ${onestep:+--whole-program} "$(basename "$src")" -o /dev/null -- $cflags $xflag $mpi_flags) >> "$d/remarks.txt" 2>&1
   done
 }
 

@@ -496,7 +496,8 @@ std::string shadowRefusal(const CallSite &s, const std::vector<CallSite> &sites,
 }
 } // namespace
 
-Analysis analyze(ASTContext &ctx, const Preprocessor *pp, const UnexpandedMacroArgs *unexpanded) {
+Analysis analyze(ASTContext &ctx, const Preprocessor *pp, const UnexpandedMacroArgs *unexpanded,
+                 bool wholeProgram) {
   Analysis out;
   // The MPI header's MPI_VERSION. Unknown without a preprocessor, or when it is not one number:
   // then the large-count calls are rewritten (a header that declares them is an MPI-4 one).
@@ -506,7 +507,7 @@ Analysis analyze(ASTContext &ctx, const Preprocessor *pp, const UnexpandedMacroA
   Collector col;
   col.TraverseDecl(ctx.getTranslationUnitDecl());
 
-  std::map<const Decl *, std::unique_ptr<FunctionFlow>> flows;
+  FileScopeTypes files(ctx, wholeProgram); // also every function's flow, built once
   SendDeferral deferral(ctx);
   std::map<SourceLocation, size_t> siteAt;
   std::set<SourceLocation> headerCalls; // remarked once, however many instantiations
@@ -570,11 +571,8 @@ Analysis analyze(ASTContext &ctx, const Preprocessor *pp, const UnexpandedMacroA
         }
       }
 
-    auto &flow = flows[fn];
-    if (!flow)
-      flow = FunctionFlow::build(fn, ctx);
-    Evaluator ev(ctx, *flow);
-    DatatypeResolver resolver(ev);
+    Evaluator ev(ctx, files.flowOf(fn));
+    DatatypeResolver resolver(ev, nullptr, &files);
     std::optional<Point> at = ev.pointOf(call);
 
     CallSite site;

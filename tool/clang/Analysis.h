@@ -170,9 +170,10 @@ private:
 /// With the preprocessor, the `_c` large-count calls are left alone (with a remark) when the MPI
 /// header's MPI_VERSION is below 4 or undefined, since tempi.h then declares no tempi_X_c.
 /// With `unexpanded`, a call spelled in a macro argument that the macro stringifies or pastes
-/// is left unchanged (with a remark).
+/// is left unchanged (with a remark). `wholeProgram`: the file is the whole program, so a global
+/// datatype of external linkage is proven like a static one (FileScopeTypes).
 Analysis analyze(clang::ASTContext &ctx, const clang::Preprocessor *pp = nullptr,
-                 const UnexpandedMacroArgs *unexpanded = nullptr);
+                 const UnexpandedMacroArgs *unexpanded = nullptr, bool wholeProgram = false);
 
 /// The MPI header's MPI_VERSION, kMpiVersionUndefined, or kMpiVersionUnknown (not one number).
 constexpr long kMpiVersionUndefined = -1;

@@ -124,6 +124,8 @@ TypeExprPtr DatatypeResolver::resolve(const Expr *e, Point at, Unresolved &why, 
       return nullptr;
     }
     if (!vd->hasLocalStorage()) {
+      if (files_)
+        return fromFileScope(vd, why, depth);
       why = {"'" + name + "' is " + (vd->isStaticLocal() ? "a static variable" : "a global variable"),
              loc};
       return nullptr;
@@ -273,6 +275,37 @@ std::unique_ptr<FunctionFlow> DatatypeResolver::bindHelper(const FunctionDecl *d
   return flow;
 }
 
+TypeExprPtr DatatypeResolver::fromFileScope(const VarDecl *var, Unresolved &why, int depth) {
+  std::optional<FileScopeTypes::Builder> b = files_->builderOf(var, why);
+  if (!b)
+    return nullptr;
+  ASTContext &ctx = ev_.context();
+  SourceLocation loc = b->call->getBeginLoc();
+  std::string built = "'" + var->getNameAsString() + "' is built on " +
+                      lineOf(loc, ctx.getSourceManager());
+  const FunctionFlow &flow = files_->flowOf(b->function);
+  if (!flow.hasCfg()) {
+    why = {built + ", in a function whose control flow cannot be analysed", loc};
+    return nullptr;
+  }
+  // The constructor's arguments proven where it stands, with nothing bound: every run of it
+  // builds the same datatype.
+  Evaluator bev(ctx, flow);
+  std::optional<Point> bp = bev.pointOf(b->call);
+  if (!bp) {
+    why = {built + ", which the tool cannot place in its function's control flow", loc};
+    return nullptr;
+  }
+  DatatypeResolver inner(bev, helper_, files_);
+  Unresolved w;
+  TypeExprPtr t = inner.fromConstructor(b->call, *b->spec, *bp, w, depth + 1);
+  if (!t) {
+    why = {built + ": " + w.reason, w.loc};
+    return nullptr;
+  }
+  return t;
+}
+
 TypeExprPtr DatatypeResolver::fromHelperCall(const CallExpr *call, Point at, Unresolved &why,
                                              int depth) {
   SourceLocation loc = call->getBeginLoc();
@@ -326,7 +359,9 @@ TypeExprPtr DatatypeResolver::fromHelperCall(const CallExpr *call, Point at, Unr
       continue;
     const auto *d = v ? dyn_cast<DeclRefExpr>(v->IgnoreParenImpCasts()) : nullptr;
     const auto *vd = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
-    if (!vd || isa<ParmVarDecl>(vd) || !vd->hasLocalStorage() ||
+    // A local, or a static-storage variable FileScopeTypes proves (`static MPI_Datatype t;`
+    // built on first use).
+    if (!vd || isa<ParmVarDecl>(vd) || (!vd->hasLocalStorage() && !files_) ||
         vd->getType()->isReferenceType()) {
       refuse("which returns something other than a local variable on " +
                  lineOf(r->getBeginLoc(), sm),
@@ -347,8 +382,8 @@ TypeExprPtr DatatypeResolver::fromHelperCall(const CallExpr *call, Point at, Unr
   // elsewhere could be freed behind the caller's back.
   ParentMap pm(def->getBody());
   for (const DeclRefExpr *d : scan.refs) {
-    if (!result || d->getDecl() != result)
-      continue;
+    if (!result || d->getDecl() != result || !result->hasLocalStorage())
+      continue; // FileScopeTypes checks every reference to a static one
     const Stmt *child = d;
     const Stmt *p = pm.getParent(d);
     bool read = false;
@@ -380,7 +415,7 @@ TypeExprPtr DatatypeResolver::fromHelperCall(const CallExpr *call, Point at, Unr
 
   // The returned local, proven at every return by the rules of a caller's local.
   Evaluator hev(ctx, *flow, &b);
-  DatatypeResolver inner(hev, def);
+  DatatypeResolver inner(hev, def, files_);
   TypeExprPtr out;
   for (const ReturnStmt *r : scan.returns) {
     std::optional<Point> rp = hev.pointOf(r);
@@ -483,7 +518,7 @@ TypeExprPtr DatatypeResolver::fromHelperOutput(const CallExpr *call, unsigned ar
     return nullptr;
   }
   Evaluator hev(ctx, *flow, &b);
-  DatatypeResolver inner(hev, def);
+  DatatypeResolver inner(hev, def, files_);
   std::optional<Point> bp = hev.pointOf(builder);
   if (!bp) {
     refuse("whose constructor the tool cannot place", builder->getBeginLoc());

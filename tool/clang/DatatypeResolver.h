@@ -18,13 +18,18 @@
 /// there the parameter may only be the output of exactly one constructor, which runs once in
 /// every call, and be committed. One level of helper is followed.
 ///
+/// A variable of static storage (a static global, a static local; a global of external linkage
+/// when the file is the whole program) is proven by FileScopeTypes' rules: one constructor in the
+/// whole file writes it, with arguments proven where that constructor stands.
+///
 /// Refused, with a sentence that says why: parameters ("'t' comes from a parameter of 'f'"),
-/// globals, statics, members, captures, indirect calls and calls the rules above refuse
+/// other globals and statics, members, captures, indirect calls and calls the rules above refuse
 /// ("'t' in 'make' is reassigned on line 40"), MPI_DATATYPE_NULL, and everything FunctionFlow or
 /// Evaluator refuses ("'t' is reassigned on line 40", "count depends on 'argc', ...").
 #pragma once
 
 #include "tool/clang/Evaluator.h"
+#include "tool/clang/FileScopeTypes.h"
 #include "tool/clang/MpiNames.h"
 
 #include "passes/TypeExpr.h"
@@ -38,9 +43,11 @@ namespace tempi::frontend {
 class DatatypeResolver {
 public:
   /// `helper`: the function whose body `ev` analyses when it is a helper followed from a call
-  /// site (its own helper calls are then not followed).
-  explicit DatatypeResolver(Evaluator &ev, const clang::FunctionDecl *helper = nullptr)
-      : ev_(ev), helper_(helper) {}
+  /// site (its own helper calls are then not followed). `files`: the translation unit's
+  /// static-storage datatypes (without it, they are refused).
+  explicit DatatypeResolver(Evaluator &ev, const clang::FunctionDecl *helper = nullptr,
+                            FileScopeTypes *files = nullptr)
+      : ev_(ev), helper_(helper), files_(files) {}
 
   /// The chain `e` holds just before `at`, or nullptr with `why` set (a whole sentence).
   TypeExprPtr resolve(const clang::Expr *e, Point at, Unresolved &why, int depth = 0);
@@ -57,6 +64,9 @@ public:
 private:
   TypeExprPtr fromDefinition(const SlotDefinition &def, const std::string &name, Unresolved &why,
                              int depth);
+  /// A static-storage datatype variable (`static MPI_Datatype face;`): its one constructor,
+  /// resolved where it stands (FileScopeTypes).
+  TypeExprPtr fromFileScope(const clang::VarDecl *var, Unresolved &why, int depth);
   TypeExprPtr fromHelperCall(const clang::CallExpr *call, Point at, Unresolved &why, int depth);
   /// The datatype a helper builds into its `MPI_Datatype *` parameter `argIndex`
   /// (`make_face(&t, 0)`), `name` the caller's variable.
@@ -80,6 +90,7 @@ private:
                                            Bindings &b, const Refuse &refuse);
   Evaluator &ev_;
   const clang::FunctionDecl *helper_;
+  FileScopeTypes *files_;
 };
 
 } // namespace tempi::frontend

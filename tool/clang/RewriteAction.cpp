@@ -195,7 +195,7 @@ public:
     SourceManager &sm = ctx.getSourceManager();
     FileID main = sm.getMainFileID();
     StringRef original = sm.getBufferData(main);
-    Analysis analysis = analyze(ctx, &pp_, unexpanded_);
+    Analysis analysis = analyze(ctx, &pp_, unexpanded_, opts_.wholeProgram);
     llvm::Expected<std::vector<SiteEdit>> edits = collectEdits(ctx, analysis);
     unsigned errId = diags.getCustomDiagID(DiagnosticsEngine::Error, "%0");
     if (!edits) {

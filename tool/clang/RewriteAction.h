@@ -19,6 +19,8 @@ namespace tempi::frontend {
 
 struct RewriteOptions {
   bool explain = false; ///< remarks for every datatype argument (rewritten or not)
+  /// The file is the whole program: nothing else linked can write its globals.
+  bool wholeProgram = false;
   /// The inputs as spelled on the command line. ClangTool parses each by its absolute path, so
   /// __FILE__ in the tool's parse is absolute; the `#line` after the plans names the spelling
   /// given here instead, which is what __FILE__ is when the user's compiler gets the same name.

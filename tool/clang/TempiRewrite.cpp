@@ -6,7 +6,8 @@
 ///
 /// Writes the rewritten source to stdout, or to -o FILE (one input), or back into each input with
 /// -i. --explain / -Rtempi print a remark for every datatype argument at its location, saying why
-/// it was or was not rewritten. --kernels-out=FILE.cu writes the specialized kernels of the
+/// it was or was not rewritten. --whole-program says the one input is the whole program (globals
+/// of external linkage are then proven like static ones). --kernels-out=FILE.cu writes the specialized kernels of the
 /// shapes the plans use. Exit codes (tested): 0 done (rewritten or not), 1 a source did not
 /// compile or could not be rewritten (nothing is written), 2 bad command line or an output file
 /// could not be written.
@@ -38,6 +39,11 @@ cl::opt<bool> explain("explain",
                       cl::cat(category));
 cl::opt<bool> rtempi("Rtempi", cl::desc("Same as --explain (Clang's remark flag style)"),
                      cl::cat(category));
+cl::opt<bool> wholeProgram(
+    "whole-program",
+    cl::desc("The input is the whole program (no other file of it is linked): a global "
+             "MPI_Datatype it defines is proven like a static one"),
+    cl::cat(category));
 cl::opt<std::string> kernelsOut("kernels-out",
                                 cl::desc("Write the specialized kernels of the plans to <file.cu>"),
                                 cl::value_desc("file.cu"), cl::cat(category));
@@ -88,6 +94,7 @@ int main(int argc, const char **argv) {
   tempi::frontend::RewriteOptions opts;
   opts.explain = explain || rtempi || remarkFlag;
   opts.spelledSources = sources;
+  opts.wholeProgram = wholeProgram;
   int rc = tool.run(tempi::frontend::newRewriteActionFactory(opts, results).get());
 
   // Results are keyed by absolute path.

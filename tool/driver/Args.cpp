@@ -215,6 +215,77 @@ CommandLine classify(std::vector<std::string> args) {
   return cl;
 }
 
+namespace {
+/// Libraries that define nothing which refers to a program's own globals.
+bool isSystemLibrary(std::string_view name) {
+  static constexpr std::string_view kLibraries[] = {
+      "c",      "m",      "dl",    "rt",      "pthread", "stdc++", "gcc",      "gcc_s",
+      "atomic", "gomp",   "omp",   "z",       "mpi",     "mpich",  "mpicxx",   "mpi_cxx",
+      "cudart", "cuda",   "cudart_static",    "cublas",  "cufft",  "curand",   "nvToolsExt",
+      "tempi"};
+  for (std::string_view l : kLibraries)
+    if (name == l)
+      return true;
+  return false;
+}
+
+/// -Wl,a,b,c: only -rpath (and its value), --as-needed and the like, which add no code and
+/// export nothing.
+bool isHarmlessLinkerFlag(std::string_view arg) {
+  static constexpr std::string_view kHarmless[] = {
+      "--as-needed", "--no-as-needed", "-O1", "-O2", "--enable-new-dtags", "--disable-new-dtags",
+      "--gc-sections", "-z", "relro", "now", "noexecstack", "--build-id"};
+  std::vector<std::string_view> parts;
+  for (size_t start = 4; start <= arg.size();) {
+    size_t comma = arg.find(',', start);
+    if (comma == std::string_view::npos)
+      comma = arg.size();
+    parts.push_back(arg.substr(start, comma - start));
+    start = comma + 1;
+  }
+  for (size_t k = 0; k < parts.size(); ++k) {
+    std::string_view p = parts[k];
+    if (p == "-rpath" || p == "-rpath-link") {
+      ++k; // its directory
+      continue;
+    }
+    if (startsWith(p, "-rpath=") || startsWith(p, "-rpath-link=") || startsWith(p, "--rpath="))
+      continue;
+    bool ok = false;
+    for (std::string_view h : kHarmless)
+      ok = ok || p == h;
+    if (!ok)
+      return false;
+  }
+  return true;
+}
+} // namespace
+
+bool isWholeProgram(const CommandLine &cl) {
+  if (cl.action != Action::Link || cl.sources.size() != 1 || !cl.otherInputs.empty())
+    return false;
+  const auto &a = cl.args;
+  for (size_t k = 0; k < cl.linkOnly.size(); ++k) {
+    const std::string &arg = a[cl.linkOnly[k]];
+    if (arg == "-l" && k + 1 < cl.linkOnly.size()) {
+      if (!isSystemLibrary(a[cl.linkOnly[++k]]))
+        return false;
+    } else if (arg == "-L" && k + 1 < cl.linkOnly.size()) {
+      ++k;
+    } else if (startsWith(arg, "-l")) {
+      if (!isSystemLibrary(std::string_view(arg).substr(2)))
+        return false;
+    } else if (startsWith(arg, "-Wl,")) {
+      if (!isHarmlessLinkerFlag(arg))
+        return false;
+    } else if (!startsWith(arg, "-L") && arg != "-pie" && arg != "-no-pie" && arg != "-s" &&
+               arg != "-static" && arg != "-static-libgcc" && arg != "-static-libstdc++") {
+      return false; // -shared, -rdynamic, -nostdlib, -Xlinker, -T, -u, -e, -z, ...
+    }
+  }
+  return true;
+}
+
 std::string stem(const std::string &path) {
   std::string base = path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1);
   auto dot = base.rfind('.');

@@ -55,6 +55,13 @@ struct CommandLine {
 /// Classifies `args` (already expanded, driver flags removed).
 CommandLine classify(std::vector<std::string> args);
 
+/// Whether the command builds a whole program from its one source: it links an executable from
+/// that source alone (no objects, archives or other sources), against libraries that cannot
+/// refer to the program's globals (the C, C++, math, thread, OpenMP, MPI and CUDA ones), and
+/// exports nothing to libraries it may load (no -rdynamic, no linker flags but -rpath and a few
+/// harmless ones). tempi-rewrite may then prove globals of external linkage (--whole-program).
+bool isWholeProgram(const CommandLine &cl);
+
 /// "dir/name.c" -> "name.o" (what GCC writes for -c without -o).
 std::string defaultObjectName(const std::string &source);
 /// The suffix-less part of a path's last component.

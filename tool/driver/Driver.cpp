@@ -514,6 +514,8 @@ std::vector<std::string> Pipeline::rewriteArgv(const SourceState &s, bool withOu
   std::vector<std::string> argv = {cfg_.rewrite, s.original};
   if (withOutputs)
     argv.insert(argv.end(), {"-o", s.rewrittenPath, "--kernels-out=" + s.kernelSource});
+  if (isWholeProgram(cl_))
+    argv.push_back("--whole-program");
   argv.push_back("--");
   for (const auto &f : languageFlags(s))
     argv.push_back(f);

@@ -5,17 +5,20 @@
 # nooutput (exit 0 without writing OUT), rewrite (default: MPI_Send -> tempi_Send, one kernel).
 # FAKE_REWRITE_FAIL_ON=NAME: fail only for sources whose path contains NAME.
 # FAKE_REWRITE_LOG: append the command line there.
-src=$1; out=; kernels=
+# FAKE_REWRITE_FLAGS_LOG: append the source and the tool's own flags (those before --) there.
+src=$1; out=; kernels=; flags=
 shift
 while [ $# -gt 0 ]; do
   case $1 in
     -o) out=$2; shift ;;
     --kernels-out=*) kernels=${1#--kernels-out=} ;;
+    --whole-program) flags="$flags $1" ;;
     --) shift; break ;;
   esac
   shift
 done
 [ -n "$FAKE_REWRITE_LOG" ] && echo "rewrite $src $*" >> "$FAKE_REWRITE_LOG"
+[ -n "$FAKE_REWRITE_FLAGS_LOG" ] && echo "flags ${src##*/}:$flags" >> "$FAKE_REWRITE_FLAGS_LOG"
 mode=${FAKE_REWRITE_MODE:-rewrite}
 case $src in *"${FAKE_REWRITE_FAIL_ON:-//none//}"*) mode=fail ;; esac
 case $mode in

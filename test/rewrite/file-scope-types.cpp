@@ -1,0 +1,47 @@
+// C++ spellings of datatypes kept in static storage: a variable in an anonymous namespace has
+// internal linkage and is proven like a C static; a class's static member is not tracked; a
+// constructor inside a lambda or a template is not followed.
+// RUN: cp %s %t.cpp
+// RUN: tempi-rewrite %t.cpp -- -I%mock_mpi > %t.out.cpp
+// RUN: grep -v "^// [A-Z]" %t.out.cpp | FileCheck %s
+// RUN: %clang -fsyntax-only -Wno-deprecated-declarations -I%mock_mpi -I%tempi_include %t.out.cpp
+// RUN: tempi-rewrite --explain %t.cpp -- -I%mock_mpi 2> %t.err > /dev/null
+// RUN: FileCheck --check-prefix=REMARK --input-file=%t.err %s
+#include <mpi.h>
+
+namespace {
+MPI_Datatype face;      // internal linkage
+MPI_Datatype in_lambda;
+MPI_Datatype in_template;
+} // namespace
+
+struct Grid {
+  static MPI_Datatype column;
+  static void build() { MPI_Type_vector(8, 1, 16, MPI_DOUBLE, &column); }
+};
+MPI_Datatype Grid::column;
+
+template <int N> void build_n() { MPI_Type_vector(N, 1, 16, MPI_DOUBLE, &in_template); }
+
+void setup() {
+  MPI_Type_vector(8, 2, 16, MPI_DOUBLE, &face);
+  MPI_Type_commit(&face);
+  auto make = [] { MPI_Type_contiguous(4, MPI_DOUBLE, &in_lambda); };
+  make();
+  build_n<4>();
+  Grid::build();
+}
+
+void exchange(double *a) {
+  MPI_Send(a, 1, face, 1, 0, MPI_COMM_WORLD);
+  // CHECK: tempi_Send(a, 1, face, 1, 0, MPI_COMM_WORLD, &tempi_gen_plan_
+  MPI_Send(a, 1, in_lambda, 1, 1, MPI_COMM_WORLD);
+  // CHECK: {{^}}  MPI_Send(a, 1, in_lambda, 1, 1, MPI_COMM_WORLD);
+  // REMARK: remark: datatype 'in_lambda' of MPI_Send is left to the runtime: 'in_lambda' is built on line 29 outside a function, or in a lambda or block
+  MPI_Send(a, 1, in_template, 1, 2, MPI_COMM_WORLD);
+  // CHECK: {{^}}  MPI_Send(a, 1, in_template, 1, 2, MPI_COMM_WORLD);
+  // REMARK: remark: datatype 'in_template' of MPI_Send is left to the runtime: 'in_template' is written inside a template on line 24
+  MPI_Send(a, 1, Grid::column, 1, 3, MPI_COMM_WORLD);
+  // CHECK: {{^}}  MPI_Send(a, 1, Grid::column, 1, 3, MPI_COMM_WORLD);
+  // REMARK: remark: datatype 'Grid::column' of MPI_Send is left to the runtime: 'column' is a static member of a class; members are not tracked
+}

@@ -1,0 +1,204 @@
+/// \file
+/// FileScopeTypes: the one constructor that writes a static-storage datatype variable, found
+/// over the whole translation unit (see the header for the rules).
+#include "tool/clang/FileScopeTypes.h"
+
+#include "tool/clang/Evaluator.h"
+
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+
+using namespace clang;
+
+namespace tempi::frontend {
+
+namespace {
+
+std::string nameOfCallee(const CallExpr *c) {
+  const FunctionDecl *fd = c->getDirectCallee();
+  return fd && fd->getIdentifier() ? fd->getName().str() : std::string();
+}
+
+/// The one parent of a node (a node of a template instantiation may have several: none then).
+const Stmt *parentStmt(const Stmt *s, ASTContext &ctx) {
+  DynTypedNodeList ps = ctx.getParents(*s);
+  return ps.size() == 1 ? ps[0].get<Stmt>() : nullptr;
+}
+
+/// Every reference to a static-storage MPI_Datatype variable, with the function it is in.
+class ReferenceScan : public RecursiveASTVisitor<ReferenceScan> {
+public:
+  struct Ref {
+    const DeclRefExpr *ref;
+    const FunctionDecl *function; ///< null outside a function or inside a lambda or block
+  };
+  bool TraverseDecl(Decl *d) {
+    const auto *fd = dyn_cast_or_null<FunctionDecl>(d);
+    if (fd && fd->doesThisDeclarationHaveABody()) {
+      functions_.push_back(fd);
+      bool ok = RecursiveASTVisitor::TraverseDecl(d);
+      functions_.pop_back();
+      return ok;
+    }
+    return RecursiveASTVisitor::TraverseDecl(d);
+  }
+  // A lambda's or a block's body is another function, with a flow of its own that the tool does
+  // not build: a constructor there is refused.
+  bool TraverseLambdaExpr(LambdaExpr *e) {
+    functions_.push_back(nullptr);
+    bool ok = RecursiveASTVisitor::TraverseLambdaExpr(e);
+    functions_.pop_back();
+    return ok;
+  }
+  bool TraverseBlockExpr(BlockExpr *e) {
+    functions_.push_back(nullptr);
+    bool ok = RecursiveASTVisitor::TraverseBlockExpr(e);
+    functions_.pop_back();
+    return ok;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *d) {
+    const auto *vd = dyn_cast<VarDecl>(d->getDecl());
+    if (vd && vd->hasGlobalStorage() && isDatatypeType(vd->getType()))
+      refs.push_back({d, functions_.empty() ? nullptr : functions_.back()});
+    return true;
+  }
+  std::vector<Ref> refs;
+
+private:
+  std::vector<const FunctionDecl *> functions_;
+};
+
+} // namespace
+
+void FileScopeTypes::scan() {
+  scanned_ = true;
+  ReferenceScan s;
+  s.TraverseDecl(ctx_.getTranslationUnitDecl());
+  const SourceManager &sm = ctx_.getSourceManager();
+  for (const ReferenceScan::Ref &r : s.refs) {
+    const auto *vd = cast<VarDecl>(r.ref->getDecl())->getCanonicalDecl();
+    Uses &u = uses_[vd];
+    SourceLocation loc = r.ref->getBeginLoc();
+    auto other = [&](std::string what) {
+      if (u.other.reason.empty())
+        u.other = {"'" + vd->getNameAsString() + "' " + what + " on " + lineOf(loc, sm), loc};
+    };
+    // Up through parentheses and implicit casts: a load is a read.
+    const Stmt *child = r.ref;
+    const Stmt *p = parentStmt(child, ctx_);
+    bool read = false;
+    while (p && (isa<ParenExpr>(p) || isa<ImplicitCastExpr>(p))) {
+      if (const auto *ice = dyn_cast<ImplicitCastExpr>(p);
+          ice && ice->getCastKind() == CK_LValueToRValue)
+        read = true;
+      child = p;
+      p = parentStmt(p, ctx_);
+    }
+    if (read)
+      continue;
+    if (r.function && r.function->isDependentContext()) {
+      other("is written inside a template"); // the instances are not followed
+      continue;
+    }
+    const auto *addr = dyn_cast_or_null<UnaryOperator>(p);
+    if (!addr || addr->getOpcode() != UO_AddrOf) {
+      const auto *bo = dyn_cast_or_null<BinaryOperator>(p);
+      other(bo && bo->isAssignmentOp() && bo->getLHS() == child ? "is assigned"
+                                                                 : "is used other than by value");
+      continue;
+    }
+    // &v: the output of a constructor, or the argument of MPI_Type_commit/_free.
+    child = addr;
+    p = parentStmt(addr, ctx_);
+    while (p && (isa<ParenExpr>(p) || isa<ImplicitCastExpr>(p))) {
+      child = p;
+      p = parentStmt(p, ctx_);
+    }
+    const auto *call = dyn_cast_or_null<CallExpr>(p);
+    int k = -1;
+    for (unsigned j = 0; call && j < call->getNumArgs(); ++j)
+      if (call->getArg(j) == child)
+        k = static_cast<int>(j);
+    if (k < 0) {
+      other("has its address taken");
+      continue;
+    }
+    std::string callee = nameOfCallee(call);
+    if (const ConstructorSpec *cs = findConstructor(callee);
+        cs && static_cast<size_t>(k) < cs->args.size() && cs->args[k].role == ArgRole::NewType) {
+      u.builders.push_back({call, cs, r.function});
+      continue;
+    }
+    TypeManagement tm = findTypeManagement(callee);
+    if (k == 0 && (tm == TypeManagement::Commit || tm == TypeManagement::Free))
+      continue;
+    other("has its address passed to " + (callee.empty() ? std::string("an indirect call")
+                                                         : "'" + callee + "'"));
+  }
+}
+
+std::optional<FileScopeTypes::Builder> FileScopeTypes::builderOf(const VarDecl *var,
+                                                                  Unresolved &why) {
+  const SourceManager &sm = ctx_.getSourceManager();
+  var = var->getCanonicalDecl();
+  std::string name = "'" + var->getNameAsString() + "'";
+  SourceLocation loc = var->getLocation();
+  auto refuse = [&](std::string reason) {
+    why = {name + " " + reason, loc};
+    return std::nullopt;
+  };
+  if (var->isStaticDataMember())
+    return refuse("is a static member of a class; members are not tracked");
+  if (var->getType().isVolatileQualified())
+    return refuse("is volatile");
+  if (var->getType()->isReferenceType())
+    return refuse("is a reference");
+  if (!var->isStaticLocal() && var->isExternallyVisible()) {
+    if (!wholeProgram_)
+      return refuse("is a global variable that another file may write (tempi-cc proves one "
+                    "only when it compiles and links the whole program in one command, or when "
+                    "it is static)");
+    if (var->hasDefinition() == VarDecl::DeclarationOnly)
+      return refuse("is defined in another file");
+  }
+  for (const VarDecl *rd : var->redecls())
+    if (const Expr *init = rd->getInit()) {
+      bool null = false;
+      for (const std::string &s : Evaluator::spellingsOf(init, ctx_))
+        null = null || s == "MPI_DATATYPE_NULL";
+      if (!null) {
+        loc = init->getBeginLoc();
+        return refuse("is initialized on " + lineOf(loc, sm) +
+                      " and may be written later (only MPI_DATATYPE_NULL is followed)");
+      }
+    }
+  if (!scanned_)
+    scan();
+  auto it = uses_.find(var);
+  if (it != uses_.end() && !it->second.other.reason.empty()) {
+    why = it->second.other;
+    return std::nullopt;
+  }
+  if (it == uses_.end() || it->second.builders.empty())
+    return refuse("is never built by a datatype constructor in this file");
+  const Uses &u = it->second;
+  if (u.builders.size() > 1) {
+    loc = u.builders[1].call->getBeginLoc();
+    return refuse("is built on " + lineOf(u.builders[0].call->getBeginLoc(), sm) + " and on " +
+                  lineOf(loc, sm));
+  }
+  const Builder &b = u.builders.front();
+  loc = b.call->getBeginLoc();
+  if (!b.function)
+    return refuse("is built on " + lineOf(loc, sm) + " outside a function, or in a lambda or block");
+  return b;
+}
+
+FunctionFlow &FileScopeTypes::flowOf(const Decl *fn) {
+  std::unique_ptr<FunctionFlow> &f = flows_[fn];
+  if (!f)
+    f = FunctionFlow::build(fn, ctx_);
+  return *f;
+}
+
+} // namespace tempi::frontend
