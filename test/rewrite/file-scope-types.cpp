@@ -13,6 +13,7 @@ namespace {
 MPI_Datatype face;      // internal linkage
 MPI_Datatype in_lambda;
 MPI_Datatype in_template;
+MPI_Datatype cond_a, cond_b; // assigned through `c ? a : b`
 } // namespace
 
 struct Grid {
@@ -30,6 +31,8 @@ void setup() {
   make();
   build_n<4>();
   Grid::build();
+  MPI_Type_vector(2, 1, 4, MPI_DOUBLE, &cond_a);
+  MPI_Type_vector(2, 1, 4, MPI_DOUBLE, &cond_b);
 }
 
 void exchange(double *a) {
@@ -37,11 +40,30 @@ void exchange(double *a) {
   // CHECK: tempi_Send(a, 1, face, 1, 0, MPI_COMM_WORLD, &tempi_gen_plan_
   MPI_Send(a, 1, in_lambda, 1, 1, MPI_COMM_WORLD);
   // CHECK: {{^}}  MPI_Send(a, 1, in_lambda, 1, 1, MPI_COMM_WORLD);
-  // REMARK: remark: datatype 'in_lambda' of MPI_Send is left to the runtime: 'in_lambda' is built on line 29 outside a function, or in a lambda or block
+  // REMARK: remark: datatype 'in_lambda' of MPI_Send is left to the runtime: 'in_lambda' is built on line 30 outside a function, or in a lambda or block
   MPI_Send(a, 1, in_template, 1, 2, MPI_COMM_WORLD);
   // CHECK: {{^}}  MPI_Send(a, 1, in_template, 1, 2, MPI_COMM_WORLD);
-  // REMARK: remark: datatype 'in_template' of MPI_Send is left to the runtime: 'in_template' is written inside a template on line 24
+  // REMARK: remark: datatype 'in_template' of MPI_Send is left to the runtime: 'in_template' is written inside a template on line 25
   MPI_Send(a, 1, Grid::column, 1, 3, MPI_COMM_WORLD);
   // CHECK: {{^}}  MPI_Send(a, 1, Grid::column, 1, 3, MPI_COMM_WORLD);
   // REMARK: remark: datatype 'Grid::column' of MPI_Send is left to the runtime: 'column' is a static member of a class; members are not tracked
+}
+
+// Reads through an initializer list (whose two forms share the element) and through C++'s
+// lvalue conditional are reads; a conditional assigned to writes one of its branches.
+void pick(double *a, int flag) {
+  MPI_Datatype both[2] = {face, in_lambda};
+  MPI_Datatype chosen = flag ? face : both[1];
+  (flag ? cond_a : cond_b) = chosen;
+  MPI_Send(a, 1, face, 1, 4, MPI_COMM_WORLD);
+  // CHECK: tempi_Send(a, 1, face, 1, 4, MPI_COMM_WORLD, &tempi_gen_plan_
+  MPI_Datatype local;
+  MPI_Type_contiguous(3, MPI_DOUBLE, &local);
+  MPI_Datatype either = flag ? local : face; // a read of the local too
+  MPI_Send(a, 1, local, 1, 6, MPI_COMM_WORLD);
+  // CHECK: tempi_Send(a, 1, local, 1, 6, MPI_COMM_WORLD, &tempi_gen_plan_
+  (void)either;
+  MPI_Send(a, 1, cond_a, 1, 5, MPI_COMM_WORLD);
+  // CHECK: {{^}}  MPI_Send(a, 1, cond_a, 1, 5, MPI_COMM_WORLD);
+  // REMARK: remark: datatype 'cond_a' of MPI_Send is left to the runtime: 'cond_a' is assigned on line 57
 }

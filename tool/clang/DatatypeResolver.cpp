@@ -231,13 +231,16 @@ bool DatatypeResolver::argumentsFitNoRecursion(const FunctionDecl *def, const Ca
 std::unique_ptr<FunctionFlow> DatatypeResolver::bindHelper(const FunctionDecl *def,
                                                            const CallExpr *call, Point at,
                                                            int depth, Bindings &b,
-                                                           const Refuse &refuse) {
+                                                           const Refuse &refuse,
+                                                           const ParmVarDecl *output) {
   ASTContext &ctx = ev_.context();
   const SourceManager &sm = ctx.getSourceManager();
   // The parameters bound to the call's arguments, evaluated in the caller.
   for (unsigned i = 0; i < def->getNumParams(); ++i) {
     const ParmVarDecl *p = def->getParamDecl(i);
     const Expr *arg = call->getArg(i);
+    if (p == output)
+      continue; // written by the helper, never read as a value (fromHelperOutput checks)
     Unresolved w;
     // MPI_Datatype first: MPICH's handles are ints.
     if (isDatatypeType(p->getType())) {
@@ -263,7 +266,7 @@ std::unique_ptr<FunctionFlow> DatatypeResolver::bindHelper(const FunctionDecl *d
   // Bound values hold for the whole body only if no parameter is ever written or aliased.
   for (const ParmVarDecl *p : def->parameters()) {
     std::vector<const VarEvent *> events = flow->eventsFor(p, std::nullopt);
-    if (events.empty())
+    if (events.empty() || p == output)
       continue;
     const VarEvent *e = events.front();
     refuse("whose parameter '" + p->getNameAsString() + "' " +
@@ -465,7 +468,9 @@ TypeExprPtr DatatypeResolver::fromHelperOutput(const CallExpr *call, unsigned ar
   const SourceManager &sm = ctx.getSourceManager();
 
   // The output parameter is only handed, as it is, to one constructor as its output and to
-  // MPI_Type_commit: never written, copied, dereferenced or passed anywhere else.
+  // MPI_Type_commit: never written, copied, dereferenced or passed anywhere else. A C++
+  // reference parameter is handed as `&face`.
+  const bool byReference = out->getType()->isReferenceType();
   ParentMap pm(def->getBody());
   const CallExpr *builder = nullptr;
   const ConstructorSpec *spec = nullptr;
@@ -474,9 +479,20 @@ TypeExprPtr DatatypeResolver::fromHelperOutput(const CallExpr *call, unsigned ar
       continue;
     const Stmt *child = d;
     const Stmt *p = pm.getParent(d);
-    while (p && (isa<ParenExpr>(p) || isa<ImplicitCastExpr>(p))) {
+    auto skipParensAndCasts = [&] {
+      while (p && (isa<ParenExpr>(p) || isa<ImplicitCastExpr>(p))) {
+        child = p;
+        p = pm.getParent(p);
+      }
+    };
+    skipParensAndCasts();
+    if (const auto *uo = dyn_cast_or_null<UnaryOperator>(p);
+        byReference && uo && uo->getOpcode() == UO_AddrOf) {
       child = p;
       p = pm.getParent(p);
+      skipParensAndCasts();
+    } else if (byReference) {
+      p = nullptr; // the reference used other than by address: refused below
     }
     const auto *c = dyn_cast_or_null<CallExpr>(p);
     int k = -1;
@@ -508,7 +524,7 @@ TypeExprPtr DatatypeResolver::fromHelperOutput(const CallExpr *call, unsigned ar
   }
 
   Bindings b;
-  std::unique_ptr<FunctionFlow> flow = bindHelper(def, call, at, depth, b, refuse);
+  std::unique_ptr<FunctionFlow> flow = bindHelper(def, call, at, depth, b, refuse, out);
   if (!flow)
     return nullptr;
   if (!flow->runsOncePerCall(builder)) {

@@ -16,7 +16,8 @@
 /// as a value by MPI calls, and returned. A helper that builds into an `MPI_Datatype *`
 /// parameter instead (`make_face(&t, 0)`, FunctionFlow's HelperOut) is followed the same way;
 /// there the parameter may only be the output of exactly one constructor, which runs once in
-/// every call, and be committed. One level of helper is followed.
+/// every call, and be committed; a C++ `MPI_Datatype &` parameter likewise, handed as `&face`.
+/// One level of helper is followed.
 ///
 /// A variable of static storage (a static global, a static local; a global of external linkage
 /// when the file is the whole program) is proven by FileScopeTypes' rules: one constructor in the
@@ -85,9 +86,11 @@ private:
                                const Refuse &refuse);
   /// The helper's flow with its parameters bound to the call's arguments (integers and
   /// datatypes), after checking that no parameter is written or aliased; nullptr after refuse().
+  /// `output`: the parameter a builder writes (fromHelperOutput), neither bound nor checked.
   std::unique_ptr<FunctionFlow> bindHelper(const clang::FunctionDecl *def,
                                            const clang::CallExpr *call, Point at, int depth,
-                                           Bindings &b, const Refuse &refuse);
+                                           Bindings &b, const Refuse &refuse,
+                                           const clang::ParmVarDecl *output = nullptr);
   Evaluator &ev_;
   const clang::FunctionDecl *helper_;
   FileScopeTypes *files_;

@@ -8,6 +8,8 @@
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
+#include <algorithm>
+
 using namespace clang;
 
 namespace tempi::frontend {
@@ -19,10 +21,19 @@ std::string nameOfCallee(const CallExpr *c) {
   return fd && fd->getIdentifier() ? fd->getName().str() : std::string();
 }
 
-/// The one parent of a node (a node of a template instantiation may have several: none then).
+/// The one parent of a node, or none when it has several (a node shared by template
+/// instantiations). An initializer list's two forms share their elements: the syntactic one holds
+/// an element as written, the other under its implicit conversion, which is the parent that
+/// counts, so an initializer list beside another parent is not one.
 const Stmt *parentStmt(const Stmt *s, ASTContext &ctx) {
-  DynTypedNodeList ps = ctx.getParents(*s);
-  return ps.size() == 1 ? ps[0].get<Stmt>() : nullptr;
+  std::vector<const Stmt *> parents;
+  for (const DynTypedNode &n : ctx.getParents(*s))
+    parents.push_back(n.get<Stmt>());
+  if (parents.size() > 1)
+    parents.erase(std::remove_if(parents.begin(), parents.end(),
+                                 [](const Stmt *p) { return isa_and_nonnull<InitListExpr>(p); }),
+                  parents.end());
+  return parents.size() == 1 ? parents.front() : nullptr;
 }
 
 /// Every reference to a static-storage MPI_Datatype variable, with the function it is in.
@@ -83,11 +94,16 @@ void FileScopeTypes::scan() {
       if (u.other.reason.empty())
         u.other = {"'" + vd->getNameAsString() + "' " + what + " on " + lineOf(loc, sm), loc};
     };
-    // Up through parentheses and implicit casts: a load is a read.
+    // Up through parentheses, implicit casts and the branches of C++'s lvalue `c ? a : b`: a
+    // load is a read.
     const Stmt *child = r.ref;
     const Stmt *p = parentStmt(child, ctx_);
     bool read = false;
-    while (p && (isa<ParenExpr>(p) || isa<ImplicitCastExpr>(p))) {
+    auto branchOf = [&](const Stmt *q) {
+      const auto *co = dyn_cast<ConditionalOperator>(q);
+      return co && co->getCond() != child;
+    };
+    while (p && (isa<ParenExpr>(p) || isa<ImplicitCastExpr>(p) || (!read && branchOf(p)))) {
       if (const auto *ice = dyn_cast<ImplicitCastExpr>(p);
           ice && ice->getCastKind() == CK_LValueToRValue)
         read = true;

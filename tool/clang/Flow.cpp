@@ -500,6 +500,22 @@ private:
     events_[vd].push_back(e);
   }
 
+  /// C++'s `c ? a : b` of two lvalues is an lvalue: `node` (a branch of the conditional `p`) is
+  /// read when the conditional, through any nesting, is loaded. Assigned or bound to a reference
+  /// it is not a read, and not a definition either (which variable it writes depends on `c`).
+  bool isReadThroughConditional(const Stmt *p, const Stmt *node) const {
+    for (int guard = 0; guard < 64; ++guard) {
+      const auto *co = dyn_cast_or_null<ConditionalOperator>(p);
+      if (!co || co->getCond() == node)
+        return false;
+      p = skipUp(pm_, co, node);
+      if (const auto *ice = dyn_cast_or_null<ImplicitCastExpr>(p);
+          ice && ice->getCastKind() == CK_LValueToRValue)
+        return true;
+    }
+    return false;
+  }
+
   void classify(const DeclRefExpr *d, const VarDecl *vd, VarEvent e) {
     const Stmt *node = nullptr;
     const Stmt *p = skipUp(pm_, d, node);
@@ -563,6 +579,8 @@ private:
     }
     if (auto *ice = dyn_cast<ImplicitCastExpr>(p); ice && ice->getCastKind() == CK_LValueToRValue)
       return; // a read
+    if (isReadThroughConditional(p, node))
+      return;
     if (isa<UnaryExprOrTypeTraitExpr>(p) || isa<MemberExpr>(p))
       return; // sizeof, or the base of s.field
     if (auto *bo = dyn_cast<BinaryOperator>(p)) {
@@ -594,6 +612,14 @@ private:
       int i = argIndex(call, node);
       if (i >= 0 && paramIsConstPointer(call, i))
         return;
+      if (i >= 0 && !e.anyElement && isHelperDatatypeOutput(call, static_cast<unsigned>(i))) {
+        e.kind = VarEvent::HelperOut; // C++: `make_face(t, 0)` into an `MPI_Datatype &`
+        e.stmt = call;
+        e.call = call;
+        e.opcode = i;
+        events_[vd].push_back(e);
+        return;
+      }
       escape(vd, e, "is passed by reference to '" + calleeName(call) + "'");
       return;
     }
@@ -718,15 +744,21 @@ private:
     escape(vd, e, "has its address passed to '" + name + "'");
   }
 
-  /// Whether argument i of the call goes to an `MPI_Datatype *` parameter of a function whose
-  /// body this file holds (a builder helper: DatatypeResolver follows it).
+  /// Whether argument i of the call goes to an `MPI_Datatype *` (or C++ `MPI_Datatype &`)
+  /// parameter of a function whose body this file holds (a builder helper: DatatypeResolver
+  /// follows it).
   static bool isHelperDatatypeOutput(const CallExpr *call, unsigned i) {
     const FunctionDecl *fd = call->getDirectCallee();
     const FunctionDecl *def = nullptr;
     if (!fd || !fd->hasBody(def) || !def || i >= def->getNumParams())
       return false;
-    const auto *pt = def->getParamDecl(i)->getType()->getAs<PointerType>();
-    return pt && !pt->getPointeeType().isConstQualified() && isDatatypeType(pt->getPointeeType());
+    QualType t = def->getParamDecl(i)->getType();
+    QualType pointee;
+    if (const auto *pt = t->getAs<PointerType>())
+      pointee = pt->getPointeeType();
+    else if (const auto *rt = t->getAs<LValueReferenceType>())
+      pointee = rt->getPointeeType();
+    return !pointee.isNull() && !pointee.isConstQualified() && isDatatypeType(pointee);
   }
 
   ASTContext &ctx_;
