@@ -3,7 +3,7 @@
 // RUN: tempi-lint %s -- -I%mock_mpi -Xclang -verify=tempi
 #include <mpi.h>
 
-void send_param(double *buf, MPI_Datatype t) {
+void send_param(double *buf, MPI_Datatype t) { // tempi-note {{the reason is here}}
   MPI_Send(buf, 1, t, 0, 0, MPI_COMM_WORLD); // tempi-warning-re {{datatype 't' of MPI_Send cannot be resolved at compile time: {{.*}}parameter{{.*}} [tempi-unresolved-datatype]}}
 }
 
@@ -37,8 +37,8 @@ static MPI_Datatype make_column(int n) {
   return t;
 }
 
-void send_helper(double *buf, int n) {
-  MPI_Datatype c = make_column(4), d = make_column(n); // tempi-note {{the reason is here}}
+void send_helper(double *buf, int n) { // tempi-note {{the reason is here}}
+  MPI_Datatype c = make_column(4), d = make_column(n);
   MPI_Send(buf, 1, c, 0, 0, MPI_COMM_WORLD);
-  MPI_Send(buf, 1, d, 0, 0, MPI_COMM_WORLD); // tempi-warning {{datatype 'd' of MPI_Send cannot be resolved at compile time: 't' in 'make_column': count depends on 'n', a parameter of 'make_column' whose argument depends on 'n', a parameter of 'send_helper' [tempi-unresolved-datatype]}}
+  MPI_Send(buf, 1, d, 0, 0, MPI_COMM_WORLD); // tempi-warning {{datatype 'd' of MPI_Send cannot be resolved at compile time: 't' in 'make_column': count depends on 'n', a parameter of 'make_column' whose argument depends on 'n', a parameter of 'send_helper', which another file may call (it is not static) [tempi-unresolved-datatype]}}
 }

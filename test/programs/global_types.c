@@ -1,7 +1,8 @@
 /* Datatypes kept in globals, the way many C codes set them up: an init function builds a column,
  * a row and a plane of a 2-D/3-D grid with ghost cells into file-scope variables (two static, one
  * of external linkage), an exchange function uses them, and a lazily built static local serves a
- * third function. Built with one command (ONESTEP), so tempi-cc may prove the global of external
+ * third function; the init function takes the sizes as parameters from its one call. Built
+ * with one command (ONESTEP), so tempi-cc may prove the global of external
  * linkage too. Each type goes around a ring into a zeroed buffer; every received element is
  * checked against the closed form of what the left neighbour sent, and the checksum is printed.
  * NP: 3
@@ -22,12 +23,14 @@ static int nsent;
 
 static double value(int rank, int i) { return rank * 100000.0 + i; }
 
-static void init_types(void) {
-  MPI_Type_vector(NY, 1, NX + 2, MPI_DOUBLE, &column_t);
+/* The sizes come in as parameters, from the one call in main. */
+static void init_types(int nx, int ny, int nz) {
+  MPI_Type_vector(ny, 1, nx + 2, MPI_DOUBLE, &column_t);
   MPI_Type_commit(&column_t);
-  MPI_Type_contiguous(NX, MPI_DOUBLE, &row_t);
+  MPI_Type_contiguous(nx, MPI_DOUBLE, &row_t);
   MPI_Type_commit(&row_t);
-  MPI_Type_create_hvector(NZ, 1, (MPI_Aint)(G * sizeof(double)), column_t, &plane_t);
+  MPI_Type_create_hvector(nz, 1, (MPI_Aint)((nx + 2) * (ny + 2) * sizeof(double)), column_t,
+                          &plane_t);
   MPI_Type_commit(&plane_t);
 }
 
@@ -99,7 +102,7 @@ int main(int argc, char **argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   right = (rank + 1) % size;
   left = (rank + size - 1) % size;
-  init_types();
+  init_types(NX, NY, NZ);
   for (i = 0; i < ALL; ++i) a[i] = value(rank, i);
 
   memset(b, 0, sizeof b);

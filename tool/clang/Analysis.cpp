@@ -4,6 +4,7 @@
 /// instances of one call site. See Analysis.h.
 #include "tool/clang/Analysis.h"
 
+#include "tool/clang/CallSiteValues.h"
 #include "tool/clang/DatatypeResolver.h"
 #include "tool/clang/Evaluator.h"
 
@@ -508,6 +509,7 @@ Analysis analyze(ASTContext &ctx, const Preprocessor *pp, const UnexpandedMacroA
   col.TraverseDecl(ctx.getTranslationUnitDecl());
 
   FileScopeTypes files(ctx, wholeProgram); // also every function's flow, built once
+  CallSiteValues calls(ctx, files);
   SendDeferral deferral(ctx);
   std::map<SourceLocation, size_t> siteAt;
   std::set<SourceLocation> headerCalls; // remarked once, however many instantiations
@@ -571,7 +573,7 @@ Analysis analyze(ASTContext &ctx, const Preprocessor *pp, const UnexpandedMacroA
         }
       }
 
-    Evaluator ev(ctx, files.flowOf(fn));
+    Evaluator ev(ctx, files.flowOf(fn), nullptr, &calls);
     DatatypeResolver resolver(ev, nullptr, &files);
     std::optional<Point> at = ev.pointOf(call);
 

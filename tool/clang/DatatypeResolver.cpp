@@ -3,6 +3,8 @@
 /// is proven and what is refused).
 #include "tool/clang/DatatypeResolver.h"
 
+#include "tool/clang/CallSiteValues.h"
+
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
@@ -115,6 +117,8 @@ TypeExprPtr DatatypeResolver::resolve(const Expr *e, Point at, Unresolved &why, 
           return nullptr;
         }
       }
+      if (!ev_.bindings() && ev_.calls())
+        return fromCallSites(cast<ParmVarDecl>(vd), loc, why, depth);
       why = {"'" + name + "' comes from a parameter of '" + nameOf(vd->getDeclContext()) + "'",
              loc};
       return nullptr;
@@ -278,6 +282,52 @@ std::unique_ptr<FunctionFlow> DatatypeResolver::bindHelper(const FunctionDecl *d
   return flow;
 }
 
+TypeExprPtr DatatypeResolver::fromCallSites(const ParmVarDecl *p, SourceLocation useLoc,
+                                            Unresolved &why, int depth) {
+  CallSiteValues &calls = *ev_.calls();
+  ASTContext &ctx = ev_.context();
+  const SourceManager &sm = ctx.getSourceManager();
+  std::string param = "'" + p->getNameAsString() + "' comes from a parameter of '" +
+                      nameOf(p->getDeclContext()) + "'";
+  Unresolved w;
+  std::optional<std::vector<CallSiteValues::Site>> sites = calls.callsPassing(p, w);
+  if (!sites) {
+    why = {param + w.reason, w.reason.empty() ? useLoc : w.loc};
+    return nullptr;
+  }
+  // Every call's argument proven in its caller, at the call, to one chain.
+  TypeExprPtr out;
+  const CallSiteValues::Site *first = nullptr;
+  bool ran = calls.nested(p, [&] {
+    for (const CallSiteValues::Site &s : *sites) {
+      Evaluator ev(ctx, calls.files().flowOf(s.caller), nullptr, &calls);
+      DatatypeResolver caller(ev, helper_, files_);
+      Unresolved sw;
+      TypeExprPtr t = caller.resolve(s.arg, s.at, sw, depth + 1);
+      if (!t) {
+        why = {param + ", whose argument on " + lineOf(s.call->getBeginLoc(), sm) +
+                   " is unresolved: " + sw.reason,
+               sw.loc};
+        out = nullptr;
+        return;
+      }
+      if (out && !(*out == *t)) {
+        why = {param + ", which is called with different datatypes on " +
+                   lineOf(first->call->getBeginLoc(), sm) + " and " +
+                   lineOf(s.call->getBeginLoc(), sm),
+               s.call->getBeginLoc()};
+        out = nullptr;
+        return;
+      }
+      out = t;
+      first = &s;
+    }
+  });
+  if (!ran)
+    why = {param + ", whose callers pass it on too deeply (or recursively)", useLoc};
+  return out;
+}
+
 TypeExprPtr DatatypeResolver::fromFileScope(const VarDecl *var, Unresolved &why, int depth) {
   std::optional<FileScopeTypes::Builder> b = files_->builderOf(var, why);
   if (!b)
@@ -293,7 +343,7 @@ TypeExprPtr DatatypeResolver::fromFileScope(const VarDecl *var, Unresolved &why,
   }
   // The constructor's arguments proven where it stands, with nothing bound: every run of it
   // builds the same datatype.
-  Evaluator bev(ctx, flow);
+  Evaluator bev(ctx, flow, nullptr, ev_.calls());
   std::optional<Point> bp = bev.pointOf(b->call);
   if (!bp) {
     why = {built + ", which the tool cannot place in its function's control flow", loc};
@@ -417,7 +467,7 @@ TypeExprPtr DatatypeResolver::fromHelperCall(const CallExpr *call, Point at, Unr
     return nullptr;
 
   // The returned local, proven at every return by the rules of a caller's local.
-  Evaluator hev(ctx, *flow, &b);
+  Evaluator hev(ctx, *flow, &b, ev_.calls());
   DatatypeResolver inner(hev, def, files_);
   TypeExprPtr out;
   for (const ReturnStmt *r : scan.returns) {
@@ -533,7 +583,7 @@ TypeExprPtr DatatypeResolver::fromHelperOutput(const CallExpr *call, unsigned ar
            builder->getBeginLoc());
     return nullptr;
   }
-  Evaluator hev(ctx, *flow, &b);
+  Evaluator hev(ctx, *flow, &b, ev_.calls());
   DatatypeResolver inner(hev, def, files_);
   std::optional<Point> bp = hev.pointOf(builder);
   if (!bp) {

@@ -23,7 +23,11 @@
 /// when the file is the whole program) is proven by FileScopeTypes' rules: one constructor in the
 /// whole file writes it, with arguments proven where that constructor stands.
 ///
-/// Refused, with a sentence that says why: parameters ("'t' comes from a parameter of 'f'"),
+/// A parameter of the analysed function is proven when every call of the function is seen and
+/// passes one chain (CallSiteValues: a static function whose address is never taken).
+///
+/// Refused, with a sentence that says why: other parameters ("'t' comes from a parameter of
+/// 'f', which another file may call (it is not static)"),
 /// other globals and statics, members, captures, indirect calls and calls the rules above refuse
 /// ("'t' in 'make' is reassigned on line 40"), MPI_DATATYPE_NULL, and everything FunctionFlow or
 /// Evaluator refuses ("'t' is reassigned on line 40", "count depends on 'argc', ...").
@@ -68,6 +72,10 @@ private:
   /// A static-storage datatype variable (`static MPI_Datatype face;`): its one constructor,
   /// resolved where it stands (FileScopeTypes).
   TypeExprPtr fromFileScope(const clang::VarDecl *var, Unresolved &why, int depth);
+  /// An MPI_Datatype parameter of the analysed function (not a bound helper's): the one chain
+  /// every call of the function passes (CallSiteValues' rules).
+  TypeExprPtr fromCallSites(const clang::ParmVarDecl *p, clang::SourceLocation useLoc,
+                            Unresolved &why, int depth);
   TypeExprPtr fromHelperCall(const clang::CallExpr *call, Point at, Unresolved &why, int depth);
   /// The datatype a helper builds into its `MPI_Datatype *` parameter `argIndex`
   /// (`make_face(&t, 0)`), `name` the caller's variable.

@@ -2,6 +2,8 @@
 /// Evaluator: integer and address arithmetic on constructor arguments (see Evaluator.h). Every
 /// operation is checked for 64-bit overflow; a value that would not fit its C type is refused.
 #include "tool/clang/Evaluator.h"
+
+#include "tool/clang/CallSiteValues.h"
 #include "tool/clang/MpiNames.h"
 
 #include "clang/AST/Decl.h"
@@ -355,11 +357,19 @@ std::optional<Value> Evaluator::readVariable(const VarDecl *vd, std::optional<in
                       functionName(vd->getDeclContext()) + "' whose argument " + it->second.reason,
                   it->second.loc);
   }
-  if (isa<ParmVarDecl>(vd))
-    return fail(why,
-                "depends on '" + vd->getNameAsString() + "', a parameter of '" +
-                    functionName(vd->getDeclContext()) + "'",
-                useLoc);
+  if (isa<ParmVarDecl>(vd)) {
+    std::string param = "depends on '" + vd->getNameAsString() + "', a parameter of '" +
+                        functionName(vd->getDeclContext()) + "'";
+    // The value every call of the function passes, when all of them are seen.
+    if (calls_ && !bindings_ && !element) {
+      Unresolved w;
+      if (std::optional<int64_t> v = calls_->valueOf(cast<ParmVarDecl>(vd), w))
+        return Value{*v, nullptr};
+      if (!w.reason.empty())
+        return fail(why, param + w.reason, w.loc.isValid() ? w.loc : useLoc);
+    }
+    return fail(why, param, useLoc);
+  }
   if (!vd->hasLocalStorage()) {
     // Constant globals with a visible initializer (the folder took the scalar ones).
     if (vd->getType().isConstQualified() && vd->getInit()) {

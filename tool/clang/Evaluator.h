@@ -24,6 +24,8 @@
 
 namespace tempi::frontend {
 
+class CallSiteValues;
+
 /// A point of a function: evaluation happens just before it.
 struct Point {
   CfgPos pos;
@@ -55,8 +57,11 @@ struct Bindings {
 
 class Evaluator {
 public:
-  Evaluator(clang::ASTContext &ctx, const FunctionFlow &flow, const Bindings *bindings = nullptr)
-      : ctx_(ctx), flow_(flow), bindings_(bindings) {}
+  /// `calls`: where a parameter of the analysed function (not a bound helper's) gets the value
+  /// every call passes (without it, parameters are unknown).
+  Evaluator(clang::ASTContext &ctx, const FunctionFlow &flow, const Bindings *bindings = nullptr,
+            CallSiteValues *calls = nullptr)
+      : ctx_(ctx), flow_(flow), bindings_(bindings), calls_(calls) {}
 
   /// The integer value of e just before `at`; on failure `why.reason` completes "<argument> ...".
   std::optional<int64_t> evalInt(const clang::Expr *e, Point at, Unresolved &why);
@@ -84,6 +89,8 @@ public:
   const FunctionFlow &flow() const { return flow_; }
   /// The parameter bindings of a helper analysed for one call site (null otherwise).
   const Bindings *bindings() const { return bindings_; }
+  /// The call-site values this Evaluator asks for its function's parameters (may be null).
+  CallSiteValues *calls() const { return calls_; }
   /// The point of a statement of this function.
   std::optional<Point> pointOf(const clang::Stmt *s) const;
 
@@ -122,6 +129,7 @@ private:
   clang::ASTContext &ctx_;
   const FunctionFlow &flow_;
   const Bindings *bindings_;
+  CallSiteValues *calls_;
   std::map<const clang::VarDecl *, int64_t> loopValues_; ///< LoopBinding's
 };
 

@@ -48,6 +48,8 @@ public:
 
   /// The flow of a function body, built once per function and shared with the call sites.
   FunctionFlow &flowOf(const clang::Decl *fn);
+  /// Whether the file is the whole program (nothing else linked can write or call into it).
+  bool wholeProgram() const { return wholeProgram_; }
 
 private:
   struct Uses {

@@ -74,7 +74,20 @@ TEST(Frontend, ParameterCountIsNamed) {
     MPI_Send(b, 1, t, 0, 0, MPI_COMM_WORLD);
   })");
   ASSERT_EQ(o.reasons.size(), 1u);
-  EXPECT_EQ(o.reasons[0], "count depends on 'count', a parameter of 'f'");
+  EXPECT_EQ(o.reasons[0], "count depends on 'count', a parameter of 'f', which another file may "
+                          "call (it is not static)");
+}
+
+TEST(Frontend, ParameterOfStaticFunctionTakesItsOneCallValue) {
+  Outcome o = run(R"(static void f(double *b, int count) {
+    MPI_Datatype t;
+    MPI_Type_vector(count, 2, 8, MPI_DOUBLE, &t);
+    MPI_Send(b, 1, t, 0, 0, MPI_COMM_WORLD);
+  }
+  void g(double *b) { f(b, 6); f(b + 1, 3 * 2); })");
+  ASSERT_EQ(o.resolved.size(), 1u);
+  EXPECT_EQ(o.resolved[0], "vector(6, 2, 8, MPI_DOUBLE)");
+  EXPECT_TRUE(o.reasons.empty());
 }
 
 TEST(Frontend, IncrementOfProvenValueIsProven) {

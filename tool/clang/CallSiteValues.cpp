@@ -1,0 +1,227 @@
+/// \file
+/// CallSiteValues: the one value every call passes to an integer parameter (see the header).
+#include "tool/clang/CallSiteValues.h"
+
+#include "tool/clang/Evaluator.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+
+using namespace clang;
+
+namespace tempi::frontend {
+
+namespace {
+
+/// Every reference to a function: a direct call's callee, or anything else (its address taken,
+/// named by a template's unresolved call), with the function the reference is in.
+class FunctionReferences : public RecursiveASTVisitor<FunctionReferences> {
+public:
+  struct Ref {
+    const FunctionDecl *callee;
+    const CallExpr *call; ///< null: not a direct call's callee
+    const FunctionDecl *in;
+    SourceLocation loc;
+  };
+  explicit FunctionReferences(ASTContext &ctx) : ctx_(ctx) {}
+  bool TraverseDecl(Decl *d) {
+    const auto *fd = dyn_cast_or_null<FunctionDecl>(d);
+    if (fd && fd->doesThisDeclarationHaveABody()) {
+      functions_.push_back(fd);
+      bool ok = RecursiveASTVisitor::TraverseDecl(d);
+      functions_.pop_back();
+      return ok;
+    }
+    return RecursiveASTVisitor::TraverseDecl(d);
+  }
+  bool TraverseLambdaExpr(LambdaExpr *e) {
+    functions_.push_back(nullptr);
+    bool ok = RecursiveASTVisitor::TraverseLambdaExpr(e);
+    functions_.pop_back();
+    return ok;
+  }
+  bool TraverseBlockExpr(BlockExpr *e) {
+    functions_.push_back(nullptr);
+    bool ok = RecursiveASTVisitor::TraverseBlockExpr(e);
+    functions_.pop_back();
+    return ok;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *d) {
+    const auto *fd = dyn_cast<FunctionDecl>(d->getDecl());
+    if (!fd)
+      return true;
+    refs.push_back({fd->getCanonicalDecl(), directCallOf(d), current(), d->getBeginLoc()});
+    return true;
+  }
+  bool VisitOverloadExpr(OverloadExpr *e) {
+    for (const NamedDecl *nd : e->decls())
+      if (const auto *fd = dyn_cast<FunctionDecl>(nd->getUnderlyingDecl()))
+        refs.push_back({fd->getCanonicalDecl(), nullptr, current(), e->getBeginLoc()});
+    return true;
+  }
+  std::vector<Ref> refs;
+
+private:
+  const FunctionDecl *current() const { return functions_.empty() ? nullptr : functions_.back(); }
+  /// The call whose callee `d` is (through parentheses and the decay to a pointer), or null.
+  const CallExpr *directCallOf(const DeclRefExpr *d) {
+    const Stmt *child = d;
+    for (int guard = 0; guard < 16; ++guard) {
+      DynTypedNodeList ps = ctx_.getParents(*child);
+      if (ps.size() != 1)
+        return nullptr;
+      const auto *p = ps[0].get<Stmt>();
+      if (isa_and_nonnull<ParenExpr>(p) || isa_and_nonnull<ImplicitCastExpr>(p)) {
+        child = p;
+        continue;
+      }
+      const auto *call = dyn_cast_or_null<CallExpr>(p);
+      return call && call->getCallee() == child ? call : nullptr;
+    }
+    return nullptr;
+  }
+  ASTContext &ctx_;
+  std::vector<const FunctionDecl *> functions_;
+};
+
+} // namespace
+
+void CallSiteValues::scan() {
+  scanned_ = true;
+  FunctionReferences refs(ctx_);
+  refs.TraverseDecl(ctx_.getTranslationUnitDecl());
+  const SourceManager &sm = ctx_.getSourceManager();
+  for (const FunctionReferences::Ref &r : refs.refs) {
+    Calls &c = calls_[r.callee];
+    if (r.call) {
+      c.sites.push_back({r.call, r.in});
+    } else if (c.hidden.reason.empty()) {
+      c.hidden = {"whose address is taken on " + lineOf(r.loc, sm), r.loc};
+      if (r.in && r.in->isDependentContext())
+        c.hidden.reason = "which a template calls on " + lineOf(r.loc, sm);
+    }
+  }
+}
+
+std::string CallSiteValues::unseenCallers(const FunctionDecl *fd) {
+  if (isa<CXXMethodDecl>(fd))
+    return "a member function (its calls are not followed)";
+  if (fd->getTemplatedKind() != FunctionDecl::TK_NonTemplate)
+    return "a template or an instance of one (its calls are not followed)";
+  if (fd->isVariadic() || !fd->hasPrototype())
+    return fd->isVariadic() ? "which is variadic" : "which has no prototype";
+  if (fd->isExternallyVisible()) {
+    if (!files_.wholeProgram())
+      return "which another file may call (it is not static)";
+    // In a whole program, a library may still call a function of the program that takes the
+    // place of one of its own (an MPI profiling wrapper, a replacement for a C library
+    // function): one declared in a system header, or with an MPI name, is not followed.
+    const SourceManager &sm = ctx_.getSourceManager();
+    std::string name = fd->getIdentifier() ? fd->getName().str() : std::string();
+    bool systemDeclared = false;
+    for (const FunctionDecl *rd : fd->redecls())
+      systemDeclared = systemDeclared || sm.isInSystemHeader(rd->getLocation());
+    if (systemDeclared || name.rfind("MPI_", 0) == 0 || name.rfind("PMPI_", 0) == 0)
+      return "which a library may call (it is declared by a system header or has an MPI name)";
+  }
+  return "";
+}
+
+std::optional<std::vector<CallSiteValues::Site>>
+CallSiteValues::callsPassing(const ParmVarDecl *p, Unresolved &why) {
+  const auto *fd = dyn_cast<FunctionDecl>(p->getDeclContext());
+  SourceLocation loc = p->getLocation();
+  auto refuse = [&](std::string reason, SourceLocation where) {
+    why = {std::move(reason), where};
+    return std::nullopt;
+  };
+  // main's parameters come from the command line: nothing to add to "a parameter of 'main'".
+  if (!fd || fd->isMain() || p->getType().isVolatileQualified() ||
+      p->getType()->isReferenceType())
+    return refuse("", loc);
+  if (std::string u = unseenCallers(fd); !u.empty())
+    return refuse(", " + u, fd->getLocation());
+  if (!scanned_)
+    scan();
+  const Calls &calls = calls_[fd->getCanonicalDecl()];
+  if (!calls.hidden.reason.empty())
+    return refuse(", " + calls.hidden.reason, calls.hidden.loc);
+  if (calls.sites.empty())
+    return refuse(", which is never called in this file", fd->getLocation());
+  const SourceManager &sm = ctx_.getSourceManager();
+  const FunctionFlow &own = files_.flowOf(fd->getDefinition() ? fd->getDefinition() : fd);
+  if (std::vector<const VarEvent *> ev = own.eventsFor(p, std::nullopt); !ev.empty())
+    return refuse(", which is modified on " + lineOf(ev.front()->loc, sm), ev.front()->loc);
+  unsigned index = p->getFunctionScopeIndex();
+  std::vector<Site> out;
+  for (auto [call, caller] : calls.sites) {
+    std::string at = lineOf(call->getBeginLoc(), sm);
+    if (!caller || caller->isDependentContext())
+      return refuse(", which is called on " + at + " from a lambda, a block or a template",
+                    call->getBeginLoc());
+    if (index >= call->getNumArgs() || isa<CXXDefaultArgExpr>(call->getArg(index)))
+      return refuse(", which is called on " + at + " without that argument", call->getBeginLoc());
+    const FunctionFlow &flow = files_.flowOf(caller);
+    std::optional<CfgPos> pos = flow.hasCfg() ? flow.position(call) : std::nullopt;
+    if (!pos)
+      return refuse(", which is called on " + at + " where the tool cannot place the call",
+                    call->getBeginLoc());
+    out.push_back({call, caller, call->getArg(index), Point{*pos, call->getBeginLoc()}});
+  }
+  return out;
+}
+
+bool CallSiteValues::nested(const ParmVarDecl *p, const std::function<void()> &f) {
+  if (nesting_ >= kMaxNesting || inProgress_.count(p))
+    return false;
+  inProgress_.insert(p);
+  ++nesting_;
+  f();
+  --nesting_;
+  inProgress_.erase(p);
+  return true;
+}
+
+std::optional<int64_t> CallSiteValues::valueOf(const ParmVarDecl *p, Unresolved &why) {
+  if (!p->getType()->isIntegralOrEnumerationType()) {
+    why = {"", p->getLocation()};
+    return std::nullopt;
+  }
+  std::optional<std::vector<Site>> sites = callsPassing(p, why);
+  if (!sites)
+    return std::nullopt;
+  const SourceManager &sm = ctx_.getSourceManager();
+  std::optional<int64_t> value;
+  const Site *first = nullptr;
+  bool ran = nested(p, [&] {
+    for (const Site &s : *sites) {
+      std::string at = lineOf(s.call->getBeginLoc(), sm);
+      Evaluator ev(ctx_, files_.flowOf(s.caller), nullptr, this);
+      Unresolved w;
+      std::optional<int64_t> v = ev.evalInt(s.arg, s.at, w);
+      if (!v) {
+        why = {", whose argument on " + at + " " + w.reason, w.loc};
+        value.reset();
+        return;
+      }
+      if (value && *v != *value) {
+        why = {", which is called with " + std::to_string(*value) + " on " +
+                   lineOf(first->call->getBeginLoc(), sm) + " and " + std::to_string(*v) +
+                   " on " + at,
+               s.call->getBeginLoc()};
+        value.reset();
+        return;
+      }
+      value = v;
+      first = &s;
+    }
+  });
+  if (!ran)
+    why = {", whose callers pass it on too deeply (or recursively)", p->getLocation()};
+  return value;
+}
+
+} // namespace tempi::frontend
