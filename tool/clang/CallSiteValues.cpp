@@ -1,13 +1,12 @@
 /// \file
-/// CallSiteValues: the one value every call passes to an integer parameter (see the header).
+/// CallSiteValues: the one value every call passes to a parameter (see the header).
 #include "tool/clang/CallSiteValues.h"
 
 #include "tool/clang/Evaluator.h"
+#include "tool/clang/TranslationUnitScan.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 
 using namespace clang;
@@ -18,7 +17,7 @@ namespace {
 
 /// Every reference to a function: a direct call's callee, or anything else (its address taken,
 /// named by a template's unresolved call), with the function the reference is in.
-class FunctionReferences : public RecursiveASTVisitor<FunctionReferences> {
+class FunctionReferences : public EnclosingFunctionVisitor<FunctionReferences> {
 public:
   struct Ref {
     const FunctionDecl *callee;
@@ -27,64 +26,35 @@ public:
     SourceLocation loc;
   };
   explicit FunctionReferences(ASTContext &ctx) : ctx_(ctx) {}
-  bool TraverseDecl(Decl *d) {
-    const auto *fd = dyn_cast_or_null<FunctionDecl>(d);
-    if (fd && fd->doesThisDeclarationHaveABody()) {
-      functions_.push_back(fd);
-      bool ok = RecursiveASTVisitor::TraverseDecl(d);
-      functions_.pop_back();
-      return ok;
-    }
-    return RecursiveASTVisitor::TraverseDecl(d);
-  }
-  bool TraverseLambdaExpr(LambdaExpr *e) {
-    functions_.push_back(nullptr);
-    bool ok = RecursiveASTVisitor::TraverseLambdaExpr(e);
-    functions_.pop_back();
-    return ok;
-  }
-  bool TraverseBlockExpr(BlockExpr *e) {
-    functions_.push_back(nullptr);
-    bool ok = RecursiveASTVisitor::TraverseBlockExpr(e);
-    functions_.pop_back();
-    return ok;
-  }
   bool VisitDeclRefExpr(DeclRefExpr *d) {
     const auto *fd = dyn_cast<FunctionDecl>(d->getDecl());
     if (!fd)
       return true;
-    refs.push_back({fd->getCanonicalDecl(), directCallOf(d), current(), d->getBeginLoc()});
+    refs.push_back({fd->getCanonicalDecl(), directCallOf(d), currentFunction(), d->getBeginLoc()});
     return true;
   }
   bool VisitOverloadExpr(OverloadExpr *e) {
     for (const NamedDecl *nd : e->decls())
       if (const auto *fd = dyn_cast<FunctionDecl>(nd->getUnderlyingDecl()))
-        refs.push_back({fd->getCanonicalDecl(), nullptr, current(), e->getBeginLoc()});
+        refs.push_back({fd->getCanonicalDecl(), nullptr, currentFunction(), e->getBeginLoc()});
     return true;
   }
   std::vector<Ref> refs;
 
 private:
-  const FunctionDecl *current() const { return functions_.empty() ? nullptr : functions_.back(); }
   /// The call whose callee `d` is (through parentheses and the decay to a pointer), or null.
   const CallExpr *directCallOf(const DeclRefExpr *d) {
     const Stmt *child = d;
-    for (int guard = 0; guard < 16; ++guard) {
-      DynTypedNodeList ps = ctx_.getParents(*child);
-      if (ps.size() != 1)
-        return nullptr;
-      const auto *p = ps[0].get<Stmt>();
-      if (isa_and_nonnull<ParenExpr>(p) || isa_and_nonnull<ImplicitCastExpr>(p)) {
-        child = p;
-        continue;
-      }
-      const auto *call = dyn_cast_or_null<CallExpr>(p);
-      return call && call->getCallee() == child ? call : nullptr;
+    const Stmt *p = parentStmt(child, ctx_);
+    for (int guard = 0; p && guard < 16 && (isa<ParenExpr>(p) || isa<ImplicitCastExpr>(p));
+         ++guard) {
+      child = p;
+      p = parentStmt(p, ctx_);
     }
-    return nullptr;
+    const auto *call = dyn_cast_or_null<CallExpr>(p);
+    return call && call->getCallee() == child ? call : nullptr;
   }
   ASTContext &ctx_;
-  std::vector<const FunctionDecl *> functions_;
 };
 
 } // namespace

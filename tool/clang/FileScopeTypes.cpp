@@ -5,10 +5,7 @@
 
 #include "tool/clang/Evaluator.h"
 
-#include "clang/AST/ParentMapContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
-
-#include <algorithm>
+#include "tool/clang/TranslationUnitScan.h"
 
 using namespace clang;
 
@@ -21,62 +18,21 @@ std::string nameOfCallee(const CallExpr *c) {
   return fd && fd->getIdentifier() ? fd->getName().str() : std::string();
 }
 
-/// The one parent of a node, or none when it has several (a node shared by template
-/// instantiations). An initializer list's two forms share their elements: the syntactic one holds
-/// an element as written, the other under its implicit conversion, which is the parent that
-/// counts, so an initializer list beside another parent is not one.
-const Stmt *parentStmt(const Stmt *s, ASTContext &ctx) {
-  std::vector<const Stmt *> parents;
-  for (const DynTypedNode &n : ctx.getParents(*s))
-    parents.push_back(n.get<Stmt>());
-  if (parents.size() > 1)
-    parents.erase(std::remove_if(parents.begin(), parents.end(),
-                                 [](const Stmt *p) { return isa_and_nonnull<InitListExpr>(p); }),
-                  parents.end());
-  return parents.size() == 1 ? parents.front() : nullptr;
-}
-
-/// Every reference to a static-storage MPI_Datatype variable, with the function it is in.
-class ReferenceScan : public RecursiveASTVisitor<ReferenceScan> {
+/// Every reference to a static-storage MPI_Datatype variable, with the function it is in (a
+/// constructor in a lambda or a block is refused).
+class ReferenceScan : public EnclosingFunctionVisitor<ReferenceScan> {
 public:
   struct Ref {
     const DeclRefExpr *ref;
     const FunctionDecl *function; ///< null outside a function or inside a lambda or block
   };
-  bool TraverseDecl(Decl *d) {
-    const auto *fd = dyn_cast_or_null<FunctionDecl>(d);
-    if (fd && fd->doesThisDeclarationHaveABody()) {
-      functions_.push_back(fd);
-      bool ok = RecursiveASTVisitor::TraverseDecl(d);
-      functions_.pop_back();
-      return ok;
-    }
-    return RecursiveASTVisitor::TraverseDecl(d);
-  }
-  // A lambda's or a block's body is another function, with a flow of its own that the tool does
-  // not build: a constructor there is refused.
-  bool TraverseLambdaExpr(LambdaExpr *e) {
-    functions_.push_back(nullptr);
-    bool ok = RecursiveASTVisitor::TraverseLambdaExpr(e);
-    functions_.pop_back();
-    return ok;
-  }
-  bool TraverseBlockExpr(BlockExpr *e) {
-    functions_.push_back(nullptr);
-    bool ok = RecursiveASTVisitor::TraverseBlockExpr(e);
-    functions_.pop_back();
-    return ok;
-  }
   bool VisitDeclRefExpr(DeclRefExpr *d) {
     const auto *vd = dyn_cast<VarDecl>(d->getDecl());
     if (vd && vd->hasGlobalStorage() && isDatatypeType(vd->getType()))
-      refs.push_back({d, functions_.empty() ? nullptr : functions_.back()});
+      refs.push_back({d, currentFunction()});
     return true;
   }
   std::vector<Ref> refs;
-
-private:
-  std::vector<const FunctionDecl *> functions_;
 };
 
 } // namespace
