@@ -70,13 +70,6 @@ private:
   std::vector<const Decl *> stack_;
 };
 
-std::string calleeName(const CallExpr *c) {
-  if (const FunctionDecl *fd = c->getDirectCallee())
-    if (fd->getIdentifier())
-      return fd->getName().str();
-  return "";
-}
-
 bool sameOutcome(const DatatypeArg &a, const DatatypeArg &b) {
   if (a.isArray || b.isArray || a.indexed() || b.indexed()) {
     if (a.isArray != b.isArray || a.indexText != b.indexText ||
@@ -515,7 +508,7 @@ Analysis analyze(ASTContext &ctx, const Preprocessor *pp, const UnexpandedMacroA
   std::set<SourceLocation> headerCalls; // remarked once, however many instantiations
   std::set<size_t> calledTwice;          // sites of a passed name the macro body calls twice
   for (auto [call, fn] : col.calls) {
-    std::string name = calleeName(call);
+    std::string name = directCalleeName(call);
     if (name.rfind("MPI_", 0) != 0)
       continue;
     SourceLocation calleeLoc = sm.getFileLoc(call->getCallee()->getExprLoc());

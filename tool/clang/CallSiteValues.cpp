@@ -44,14 +44,8 @@ public:
 private:
   /// The call whose callee `d` is (through parentheses and the decay to a pointer), or null.
   const CallExpr *directCallOf(const DeclRefExpr *d) {
-    const Stmt *child = d;
-    const Stmt *p = parentStmt(child, ctx_);
-    for (int guard = 0; p && guard < 16 && (isa<ParenExpr>(p) || isa<ImplicitCastExpr>(p));
-         ++guard) {
-      child = p;
-      p = parentStmt(p, ctx_);
-    }
-    const auto *call = dyn_cast_or_null<CallExpr>(p);
+    const Stmt *child = nullptr;
+    const auto *call = dyn_cast_or_null<CallExpr>(parentAboveParensAndCasts(d, child, ctx_));
     return call && call->getCallee() == child ? call : nullptr;
   }
   ASTContext &ctx_;

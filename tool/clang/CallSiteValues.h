@@ -1,21 +1,26 @@
 /// \file
-/// The value of an integer parameter that every call of its function passes alike: the sizes a
+/// The value of a parameter that every call of its function passes alike: the sizes and types a
 /// program hands to its set-up and exchange functions (`init_types(NX, NY)`,
-/// `exchange(u, NX, NY)`), which the function then gives to datatype constructors. The
-/// Evaluator asks for it when it reads a parameter of the function it analyses (not of a helper
-/// followed from one call, whose parameters are bound to that call's arguments).
+/// `exchange(u, NX, NY)`, `send_face(u, column)`), which the function then gives to datatype
+/// constructors or MPI calls. The Evaluator asks for an integer parameter (valueOf), the
+/// DatatypeResolver for an MPI_Datatype one (callsPassing), when they read a parameter of the
+/// function they analyse (not of a helper followed from one call, whose parameters are bound to
+/// that call's arguments).
 ///
 /// Proven when every call of the function is visible and passes one value:
 ///   - the function has internal linkage (static, an anonymous namespace), or the file is the
-///     whole program (FileScopeTypes); it is not main, a member function, a template or an
-///     instance of one, variadic or unprototyped;
+///     whole program (FileScopeTypes) and the function is neither declared by a system header
+///     nor named MPI_*/PMPI_* (a library may call a program's replacement of its own function);
+///     it is not main, a member function, a template or an instance of one, variadic or
+///     unprototyped;
 ///   - nothing in the file names it other than as the callee of a direct call (its address is
 ///     never taken, so no caller is hidden behind a pointer), and no template names it;
-///   - it is called at least once, and each call's argument is proven at that call, in the
-///     caller, by the Evaluator (which may ask for the caller's own parameters in turn, up to
-///     kMaxNesting functions deep), all to the same integer;
-///   - the parameter is an integer, never written and its address never taken in the function
-///     (the Evaluator checks that with the function's flow).
+///   - it is called at least once, never from a lambda, a block or a template, and never leaves
+///     the argument to a default;
+///   - the parameter is never written and its address never taken in the function;
+///   - each call's argument is proven at that call, in the caller (which may ask for the
+///     caller's own parameters in turn, up to kMaxNesting functions deep), all to the same
+///     integer or chain.
 /// A recursive function's call from itself reads the parameter it is asked for: refused.
 #pragma once
 

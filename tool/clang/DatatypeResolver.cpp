@@ -545,10 +545,7 @@ TypeExprPtr DatatypeResolver::fromHelperOutput(const CallExpr *call, unsigned ar
       p = nullptr; // the reference used other than by address: refused below
     }
     const auto *c = dyn_cast_or_null<CallExpr>(p);
-    int k = -1;
-    for (unsigned j = 0; c && j < c->getNumArgs(); ++j)
-      if (c->getArg(j) == child)
-        k = static_cast<int>(j);
+    int k = c ? argumentIndex(c, child) : -1;
     const ConstructorSpec *cs = c ? findConstructor(calleeName(c)) : nullptr;
     if (cs && k >= 0 && static_cast<size_t>(k) < cs->args.size() &&
         cs->args[k].role == ArgRole::NewType) {

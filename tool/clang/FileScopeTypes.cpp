@@ -13,11 +13,6 @@ namespace tempi::frontend {
 
 namespace {
 
-std::string nameOfCallee(const CallExpr *c) {
-  const FunctionDecl *fd = c->getDirectCallee();
-  return fd && fd->getIdentifier() ? fd->getName().str() : std::string();
-}
-
 /// Every reference to a static-storage MPI_Datatype variable, with the function it is in (a
 /// constructor in a lambda or a block is refused).
 class ReferenceScan : public EnclosingFunctionVisitor<ReferenceScan> {
@@ -80,22 +75,14 @@ void FileScopeTypes::scan() {
       continue;
     }
     // &v: the output of a constructor, or the argument of MPI_Type_commit/_free.
-    child = addr;
-    p = parentStmt(addr, ctx_);
-    while (p && (isa<ParenExpr>(p) || isa<ImplicitCastExpr>(p))) {
-      child = p;
-      p = parentStmt(p, ctx_);
-    }
+    p = parentAboveParensAndCasts(addr, child, ctx_);
     const auto *call = dyn_cast_or_null<CallExpr>(p);
-    int k = -1;
-    for (unsigned j = 0; call && j < call->getNumArgs(); ++j)
-      if (call->getArg(j) == child)
-        k = static_cast<int>(j);
+    int k = call ? argumentIndex(call, child) : -1;
     if (k < 0) {
       other("has its address taken");
       continue;
     }
-    std::string callee = nameOfCallee(call);
+    std::string callee = directCalleeName(call);
     if (const ConstructorSpec *cs = findConstructor(callee);
         cs && static_cast<size_t>(k) < cs->args.size() && cs->args[k].role == ArgRole::NewType) {
       u.builders.push_back({call, cs, r.function});

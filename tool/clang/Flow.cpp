@@ -69,19 +69,23 @@ const Stmt *skipUp(const ParentMap &pm, const Stmt *s, const Stmt *&child) {
   return p;
 }
 
-std::string calleeName(const CallExpr *c) {
+} // namespace
+
+std::string directCalleeName(const CallExpr *c) {
   if (const FunctionDecl *fd = c->getDirectCallee())
     if (fd->getIdentifier())
       return fd->getName().str();
   return "";
 }
 
-int argIndex(const CallExpr *c, const Stmt *arg) {
+int argumentIndex(const CallExpr *c, const Stmt *arg) {
   for (unsigned i = 0; i < c->getNumArgs(); ++i)
     if (c->getArg(i) == arg)
       return static_cast<int>(i);
   return -1;
 }
+
+namespace {
 
 /// Whether passing an argument to parameter i of the call can change the pointee.
 bool paramIsConstPointer(const CallExpr *c, int i) {
@@ -385,7 +389,7 @@ private:
         out = a ? arrayCovering(a, range->first, range->second) : nullptr;
         values.push_back(w->getRHS());
       } else if (const auto *call = dyn_cast<CallExpr>(st)) {
-        std::string name = calleeName(call);
+        std::string name = directCalleeName(call);
         if (const ConstructorSpec *spec = findConstructor(name);
             spec && call->getNumArgs() == spec->args.size()) {
           for (unsigned k = 0; k < call->getNumArgs(); ++k) {
@@ -565,10 +569,10 @@ private:
         }
       } else {
         if (auto *call = dyn_cast_or_null<CallExpr>(pp)) {
-          int i = argIndex(call, child);
+          int i = argumentIndex(call, child);
           if (i >= 0 && paramIsConstPointer(call, i))
             return; // read through a const pointer
-          escape(vd, e, "is passed to '" + calleeName(call) + "'");
+          escape(vd, e, "is passed to '" + directCalleeName(call) + "'");
           return;
         }
         if (isa_and_nonnull<UnaryExprOrTypeTraitExpr>(pp))
@@ -609,18 +613,14 @@ private:
       }
     }
     if (auto *call = dyn_cast<CallExpr>(p)) {
-      int i = argIndex(call, node);
+      int i = argumentIndex(call, node);
       if (i >= 0 && paramIsConstPointer(call, i))
         return;
       if (i >= 0 && !e.anyElement && isHelperDatatypeOutput(call, static_cast<unsigned>(i))) {
-        e.kind = VarEvent::HelperOut; // C++: `make_face(t, 0)` into an `MPI_Datatype &`
-        e.stmt = call;
-        e.call = call;
-        e.opcode = i;
-        events_[vd].push_back(e);
+        helperOutput(vd, e, call, i); // C++: `make_face(t, 0)` into an `MPI_Datatype &`
         return;
       }
-      escape(vd, e, "is passed by reference to '" + calleeName(call) + "'");
+      escape(vd, e, "is passed by reference to '" + directCalleeName(call) + "'");
       return;
     }
     escape(vd, e, "is used as an lvalue");
@@ -659,10 +659,10 @@ private:
       return p != nullptr;
     }
     if (const auto *call = dyn_cast_or_null<CallExpr>(q)) {
-      int k = argIndex(call, rowChild);
+      int k = argumentIndex(call, rowChild);
       if (k >= 0 && paramIsConstPointer(call, k))
         return false; // the row read through a const pointer
-      escape(vd, e, "has a row passed to '" + calleeName(call) + "'");
+      escape(vd, e, "has a row passed to '" + directCalleeName(call) + "'");
       return false;
     }
     escape(vd, e, "has a row that decays to a pointer");
@@ -683,8 +683,8 @@ private:
       escape(vd, e, "has its address taken");
       return;
     }
-    int i = argIndex(call, child);
-    std::string name = calleeName(call);
+    int i = argumentIndex(call, child);
+    std::string name = directCalleeName(call);
     if (const ConstructorSpec *spec = findConstructor(name)) {
       if (i >= 0 && static_cast<size_t>(i) < spec->args.size() &&
           spec->args[i].role == ArgRole::NewType) {
@@ -734,14 +734,19 @@ private:
     if (i >= 0 && paramIsConstPointer(call, i))
       return;
     if (i >= 0 && !e.anyElement && isHelperDatatypeOutput(call, static_cast<unsigned>(i))) {
-      e.kind = VarEvent::HelperOut;
-      e.stmt = call;
-      e.call = call;
-      e.opcode = i;
-      events_[vd].push_back(e);
+      helperOutput(vd, e, call, i);
       return;
     }
     escape(vd, e, "has its address passed to '" + name + "'");
+  }
+
+  /// `vd` (or `&vd`) as argument i of a call to a builder helper: a definition at the call.
+  void helperOutput(const VarDecl *vd, VarEvent e, const CallExpr *call, int i) {
+    e.kind = VarEvent::HelperOut;
+    e.stmt = call;
+    e.call = call;
+    e.opcode = i;
+    events_[vd].push_back(e);
   }
 
   /// Whether argument i of the call goes to an `MPI_Datatype *` (or C++ `MPI_Datatype &`)

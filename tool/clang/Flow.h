@@ -139,6 +139,12 @@ bool capturedByLambdaOrBlock(const clang::DeclRefExpr *d, clang::ASTContext &ctx
 /// r*C+c; none for any other type.
 std::optional<int64_t> rowLength(clang::QualType t, const clang::ASTContext &ctx);
 
+/// The name of a call's direct callee ("" for an indirect call or an operator).
+std::string directCalleeName(const clang::CallExpr *c);
+
+/// The index of `arg` among the call's arguments, or -1.
+int argumentIndex(const clang::CallExpr *c, const clang::Stmt *arg);
+
 /// Whether a type is spelled MPI_Datatype (through any typedefs of it).
 bool isDatatypeType(clang::QualType t);
 

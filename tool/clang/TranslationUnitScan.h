@@ -1,6 +1,6 @@
 /// \file
 /// Helpers of the whole-file scans (FileScopeTypes, CallSiteValues): a visitor that knows the
-/// function each node is in, and a node's one parent.
+/// function each node is in, and a node's one parent (also above parentheses and casts).
 #pragma once
 
 #include "clang/AST/ASTContext.h"
@@ -63,6 +63,20 @@ inline const clang::Stmt *parentStmt(const clang::Stmt *s, clang::ASTContext &ct
                                  }),
                   parents.end());
   return parents.size() == 1 ? parents.front() : nullptr;
+}
+
+/// The first parent of `s` that is not a parenthesis or an implicit cast; `child` becomes the
+/// node just below it (`s` itself when its parent is no such wrapper).
+inline const clang::Stmt *parentAboveParensAndCasts(const clang::Stmt *s,
+                                                    const clang::Stmt *&child,
+                                                    clang::ASTContext &ctx) {
+  child = s;
+  const clang::Stmt *p = parentStmt(s, ctx);
+  while (p && (llvm::isa<clang::ParenExpr>(p) || llvm::isa<clang::ImplicitCastExpr>(p))) {
+    child = p;
+    p = parentStmt(p, ctx);
+  }
+  return p;
 }
 
 } // namespace tempi::frontend
