@@ -151,7 +151,9 @@ TypeExprPtr DatatypeResolver::resolve(const Expr *e, Point at, Unresolved &why, 
       why = {"the datatype is read through a pointer", loc};
       return nullptr;
     }
-    if (!vd->hasLocalStorage() || isa<ParmVarDecl>(vd)) {
+    const bool fileScope = !vd->hasLocalStorage() && files_ &&
+                           FileScopeTypes::isDatatypeArray(vd->getType(), ev_.context());
+    if ((!vd->hasLocalStorage() && !fileScope) || isa<ParmVarDecl>(vd)) {
       why = {"'" + vd->getNameAsString() + "' is not a local array", loc};
       return nullptr;
     }
@@ -161,6 +163,8 @@ TypeExprPtr DatatypeResolver::resolve(const Expr *e, Point at, Unresolved &why, 
       why = {"the index into '" + vd->getNameAsString() + "' " + idxWhy.reason, idxWhy.loc};
       return nullptr;
     }
+    if (fileScope)
+      return fromFileScopeElement(vd, *idx, at, why, depth);
     std::optional<SlotDefinition> def = ev_.slotDefinition(vd, *idx, at, why);
     if (!def)
       return nullptr;
@@ -359,6 +363,38 @@ TypeExprPtr DatatypeResolver::fromFileScope(const VarDecl *var, Unresolved &why,
   return t;
 }
 
+TypeExprPtr DatatypeResolver::fromFileScopeElement(const VarDecl *var, int64_t k, Point use,
+                                                   Unresolved &why, int depth) {
+  std::optional<FileScopeTypes::ElementBuilder> b = files_->elementBuilderOf(var, k, why);
+  if (!b)
+    return nullptr;
+  ASTContext &ctx = ev_.context();
+  std::string element = Evaluator::slotName(var, k);
+  SourceLocation loc = b->event->call->getBeginLoc();
+  std::string built = "'" + element + "' is built on " + lineOf(loc, ctx.getSourceManager());
+  const FunctionFlow &flow = files_->flowOf(b->function);
+  if (!flow.hasCfg()) {
+    why = {built + ", in a function whose control flow cannot be analysed", loc};
+    return nullptr;
+  }
+  // As for a variable: the constructor proven where it stands with nothing bound (a counted
+  // loop's variable reads as k), so every run of it builds the same datatype.
+  Evaluator bev(ctx, flow, nullptr, ev_.calls());
+  Unresolved w;
+  std::optional<SlotDefinition> def =
+      bev.definitionAt(*b->event, var->getCanonicalDecl(), k, use, w);
+  TypeExprPtr t;
+  if (def) {
+    DatatypeResolver inner(bev, helper_, files_);
+    t = inner.fromDefinition(*def, element, w, depth + 1);
+  }
+  if (!t) {
+    why = {built + ": " + w.reason, w.loc};
+    return nullptr;
+  }
+  return t;
+}
+
 TypeExprPtr DatatypeResolver::fromHelperCall(const CallExpr *call, Point at, Unresolved &why,
                                              int depth) {
   SourceLocation loc = call->getBeginLoc();
@@ -410,7 +446,15 @@ TypeExprPtr DatatypeResolver::fromHelperCall(const CallExpr *call, Point at, Unr
     const Expr *v = r->getRetValue();
     if (v && predefined(v))
       continue;
-    const auto *d = v ? dyn_cast<DeclRefExpr>(v->IgnoreParenImpCasts()) : nullptr;
+    const Expr *ret = v ? v->IgnoreParenImpCasts() : nullptr;
+    // An element of a static-storage array FileScopeTypes proves (`return cols[e];`).
+    if (const auto *ase = dyn_cast_or_null<ArraySubscriptExpr>(ret))
+      if (const auto *base = dyn_cast<DeclRefExpr>(ase->getBase()->IgnoreParenImpCasts());
+          base && files_ && isa<VarDecl>(base->getDecl()) &&
+          !cast<VarDecl>(base->getDecl())->hasLocalStorage() &&
+          FileScopeTypes::isDatatypeArray(base->getDecl()->getType(), ctx))
+        ret = base;
+    const auto *d = dyn_cast_or_null<DeclRefExpr>(ret);
     const auto *vd = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
     // A local, or a static-storage variable FileScopeTypes proves (`static MPI_Datatype t;`
     // built on first use).
@@ -630,7 +674,9 @@ std::vector<TypeExprPtr> DatatypeResolver::resolveArray(const Expr *e, Point at,
     why = {"'" + name + "' is captured from an enclosing function", loc};
     return {};
   }
-  if (!vd->hasLocalStorage()) {
+  const bool fileScope = !vd->hasLocalStorage() && files_ &&
+                         FileScopeTypes::isDatatypeArray(vd->getType(), ev_.context());
+  if (!vd->hasLocalStorage() && !fileScope) {
     why = {"'" + name + "' is " + (vd->isStaticLocal() ? "a static variable" : "a global variable"),
            loc};
     return {};
@@ -663,13 +709,18 @@ std::vector<TypeExprPtr> DatatypeResolver::resolveArray(const Expr *e, Point at,
   for (uint64_t k = 0; k < n; ++k) {
     auto idx = static_cast<int64_t>(k);
     std::string elem = Evaluator::slotName(vd, idx);
-    std::optional<SlotDefinition> def = ev_.slotDefinition(vd, idx, at, why);
-    if (!def)
-      return {};
-    TypeExprPtr t = fromDefinition(*def, elem, why, 0);
+    TypeExprPtr t;
+    if (fileScope) {
+      t = fromFileScopeElement(vd, idx, at, why, 0);
+    } else {
+      std::optional<SlotDefinition> def = ev_.slotDefinition(vd, idx, at, why);
+      if (!def)
+        return {};
+      t = fromDefinition(*def, elem, why, 0);
+    }
     if (!t) {
       // Name the element in every reason ("'types[1]' is unresolved: count depends on 'argc'").
-      if (why.reason.rfind("'" + elem + "'", 0) != 0)
+      if (why.reason.rfind("'" + elem + "'", 0) != 0 && why.reason.rfind("'" + name + "'", 0) != 0)
         why.reason = "'" + elem + "' is unresolved: " + why.reason;
       return {};
     }

@@ -58,9 +58,10 @@ public:
   TypeExprPtr resolve(const clang::Expr *e, Point at, Unresolved &why, int depth = 0);
   /// The chains of every element of a datatype array argument (sendtypes of MPI_Alltoallw), in
   /// order, or an empty vector with `why` set. The argument must name a local array of constant
-  /// length (not a parameter, global, member, pointer or variable-length array) and resolve()'s
+  /// length (not a parameter, member, pointer or variable-length array) and resolve()'s
   /// rules must prove each element at `at`: one dominating definition (a constructor writing
-  /// &a[k], a copy of a proven datatype, a predefined type), no escape, not freed.
+  /// &a[k], a copy of a proven datatype, a predefined type), no escape, not freed; or an array
+  /// of static storage whose every element FileScopeTypes proves.
   std::vector<TypeExprPtr> resolveArray(const clang::Expr *e, Point at, Unresolved &why);
   /// The chain built by a constructor call (evaluated at its own point).
   TypeExprPtr fromConstructor(const clang::CallExpr *call, const ConstructorSpec &spec, Point at,
@@ -72,6 +73,10 @@ private:
   /// A static-storage datatype variable (`static MPI_Datatype face;`): its one constructor,
   /// resolved where it stands (FileScopeTypes).
   TypeExprPtr fromFileScope(const clang::VarDecl *var, Unresolved &why, int depth);
+  /// Element k of a static-storage array of datatypes (`static MPI_Datatype face[6];`): its one
+  /// constructor, resolved where it stands, with a counted loop's variable read as k.
+  TypeExprPtr fromFileScopeElement(const clang::VarDecl *var, int64_t k, Point use,
+                                   Unresolved &why, int depth);
   /// An MPI_Datatype parameter of the analysed function (not a bound helper's): the one chain
   /// every call of the function passes (CallSiteValues' rules).
   TypeExprPtr fromCallSites(const clang::ParmVarDecl *p, clang::SourceLocation useLoc,

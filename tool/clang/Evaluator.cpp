@@ -404,6 +404,13 @@ std::optional<SlotDefinition> Evaluator::slotDefinition(const VarDecl *var,
     why = {"'" + slotName(var, element) + "' " + inner.reason, inner.loc};
     return std::nullopt;
   }
+  return definitionAt(*def, var, element, at, why);
+}
+
+std::optional<SlotDefinition> Evaluator::definitionAt(const VarEvent &event, const VarDecl *var,
+                                                      std::optional<int64_t> element, Point at,
+                                                      Unresolved &why) {
+  const VarEvent *def = &event;
   std::optional<CfgPos> pos = flow_.eventPosition(*def, var);
   if (!pos) {
     why = {"'" + slotName(var, element) + "' is defined in code the tool cannot place", def->loc};

@@ -76,6 +76,12 @@ public:
   std::optional<SlotDefinition> slotDefinition(const clang::VarDecl *var,
                                                std::optional<int64_t> element, Point at,
                                                Unresolved &why);
+  /// One event of this flow placed as the definition of `var` (or its element): where it
+  /// happens (a counted loop's element just after the loop) and the value it gives; `at` is
+  /// the use, for the reasons' locations.
+  std::optional<SlotDefinition> definitionAt(const VarEvent &event, const clang::VarDecl *var,
+                                             std::optional<int64_t> element, Point at,
+                                             Unresolved &why);
 
   /// The names an expression spells, innermost first: macro names of its expansion and the
   /// name of the declaration it refers to ("MPI_ORDER_C", "MPI_DOUBLE").

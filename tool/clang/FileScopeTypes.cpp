@@ -7,6 +7,8 @@
 
 #include "tool/clang/TranslationUnitScan.h"
 
+#include <algorithm>
+
 using namespace clang;
 
 namespace tempi::frontend {
@@ -23,7 +25,9 @@ public:
   };
   bool VisitDeclRefExpr(DeclRefExpr *d) {
     const auto *vd = dyn_cast<VarDecl>(d->getDecl());
-    if (vd && vd->hasGlobalStorage() && isDatatypeType(vd->getType()))
+    if (vd && vd->hasGlobalStorage() &&
+        (isDatatypeType(vd->getType()) ||
+         FileScopeTypes::isDatatypeArray(vd->getType(), vd->getASTContext())))
       refs.push_back({d, currentFunction()});
     return true;
   }
@@ -31,6 +35,11 @@ public:
 };
 
 } // namespace
+
+bool FileScopeTypes::isDatatypeArray(QualType t, const ASTContext &ctx) {
+  const ConstantArrayType *cat = ctx.getAsConstantArrayType(t);
+  return cat && !cat->getElementType()->isArrayType() && isDatatypeType(cat->getElementType());
+}
 
 void FileScopeTypes::scan() {
   scanned_ = true;
@@ -45,10 +54,34 @@ void FileScopeTypes::scan() {
       if (u.other.reason.empty())
         u.other = {"'" + vd->getNameAsString() + "' " + what + " on " + lineOf(loc, sm), loc};
     };
-    // Up through parentheses, implicit casts and the branches of C++'s lvalue `c ? a : b`: a
-    // load is a read.
     const Stmt *child = r.ref;
     const Stmt *p = parentStmt(child, ctx_);
+    if (isa_and_nonnull<UnaryExprOrTypeTraitExpr>(p))
+      continue; // sizeof: not evaluated
+    // An array: its element a[i] is used as a scalar variable is (below), the array itself only
+    // read through a pointer to const (MPI_Alltoallw's types, a struct's member types).
+    if (isDatatypeArray(vd->getType(), ctx_)) {
+      tracked_.insert(vd);
+      const auto *decay = dyn_cast_or_null<ImplicitCastExpr>(p);
+      const Stmt *above = decay && decay->getCastKind() == CK_ArrayToPointerDecay
+                              ? parentAboveParensAndCasts(decay, child, ctx_)
+                              : nullptr;
+      const auto *ase = dyn_cast_or_null<ArraySubscriptExpr>(above);
+      if (!ase || ase->getBase()->IgnoreParenImpCasts() != r.ref) {
+        const auto *call = dyn_cast_or_null<CallExpr>(above);
+        int k = call ? argumentIndex(call, child) : -1;
+        if (k < 0 || !paramIsConstPointer(call, k))
+          other(call && k >= 0 ? "is passed to " + (directCalleeName(call).empty()
+                                                        ? std::string("an indirect call")
+                                                        : "'" + directCalleeName(call) + "'")
+                               : std::string("decays to a pointer"));
+        continue;
+      }
+      child = ase;
+      p = parentStmt(child, ctx_);
+    }
+    // Up through parentheses, implicit casts and the branches of C++'s lvalue `c ? a : b`: a
+    // load is a read.
     bool read = false;
     auto branchOf = [&](const Stmt *q) {
       const auto *co = dyn_cast<ConditionalOperator>(q);
@@ -96,15 +129,13 @@ void FileScopeTypes::scan() {
   }
 }
 
-std::optional<FileScopeTypes::Builder> FileScopeTypes::builderOf(const VarDecl *var,
-                                                                  Unresolved &why) {
+bool FileScopeTypes::storageAllowsProof(const VarDecl *var, Unresolved &why) {
   const SourceManager &sm = ctx_.getSourceManager();
-  var = var->getCanonicalDecl();
   std::string name = "'" + var->getNameAsString() + "'";
   SourceLocation loc = var->getLocation();
   auto refuse = [&](std::string reason) {
     why = {name + " " + reason, loc};
-    return std::nullopt;
+    return false;
   };
   if (var->isStaticDataMember())
     return refuse("is a static member of a class; members are not tracked");
@@ -120,11 +151,21 @@ std::optional<FileScopeTypes::Builder> FileScopeTypes::builderOf(const VarDecl *
     if (var->hasDefinition() == VarDecl::DeclarationOnly)
       return refuse("is defined in another file");
   }
+  auto spellsNull = [&](const Expr *e) {
+    for (const std::string &sp : Evaluator::spellingsOf(e, ctx_))
+      if (sp == "MPI_DATATYPE_NULL")
+        return true;
+    return false;
+  };
   for (const VarDecl *rd : var->redecls())
     if (const Expr *init = rd->getInit()) {
-      bool null = false;
-      for (const std::string &s : Evaluator::spellingsOf(init, ctx_))
-        null = null || s == "MPI_DATATYPE_NULL";
+      bool null = true;
+      if (const auto *il = dyn_cast<InitListExpr>(init->IgnoreImplicit())) {
+        for (const Expr *e : il->inits())
+          null = null && spellsNull(e);
+      } else {
+        null = spellsNull(init);
+      }
       if (!null) {
         loc = init->getBeginLoc();
         return refuse("is initialized on " + lineOf(loc, sm) +
@@ -133,6 +174,21 @@ std::optional<FileScopeTypes::Builder> FileScopeTypes::builderOf(const VarDecl *
     }
   if (!scanned_)
     scan();
+  return true;
+}
+
+std::optional<FileScopeTypes::Builder> FileScopeTypes::builderOf(const VarDecl *var,
+                                                                  Unresolved &why) {
+  var = var->getCanonicalDecl();
+  if (!storageAllowsProof(var, why))
+    return std::nullopt;
+  const SourceManager &sm = ctx_.getSourceManager();
+  std::string name = "'" + var->getNameAsString() + "'";
+  SourceLocation loc = var->getLocation();
+  auto refuse = [&](std::string reason) {
+    why = {name + " " + reason, loc};
+    return std::nullopt;
+  };
   auto it = uses_.find(var);
   if (it != uses_.end() && !it->second.other.reason.empty()) {
     why = it->second.other;
@@ -153,10 +209,81 @@ std::optional<FileScopeTypes::Builder> FileScopeTypes::builderOf(const VarDecl *
   return b;
 }
 
+std::optional<FileScopeTypes::ElementBuilder>
+FileScopeTypes::elementBuilderOf(const VarDecl *var, int64_t k, Unresolved &why) {
+  var = var->getCanonicalDecl();
+  if (!storageAllowsProof(var, why))
+    return std::nullopt;
+  const SourceManager &sm = ctx_.getSourceManager();
+  std::string name = "'" + var->getNameAsString() + "'";
+  std::string element = "'" + Evaluator::slotName(var, k) + "'";
+  auto refuse = [&](std::string who, std::string reason, SourceLocation loc) {
+    why = {who + " " + reason, loc};
+    return std::nullopt;
+  };
+  const ConstantArrayType *cat = ctx_.getAsConstantArrayType(var->getType());
+  if (!cat || k < 0 || static_cast<uint64_t>(k) >= cat->getSize().getZExtValue())
+    return refuse(element, "is outside the array", var->getLocation());
+  auto it = uses_.find(var);
+  if (it != uses_.end() && !it->second.other.reason.empty()) {
+    why = it->second.other;
+    return std::nullopt;
+  }
+  if (it == uses_.end() || it->second.builders.empty())
+    return refuse(name, "is never built by a datatype constructor in this file",
+                  var->getLocation());
+  // Every function that builds an element: which elements its flow proves each call writes.
+  std::vector<const FunctionDecl *> functions;
+  for (const Builder &b : it->second.builders) {
+    SourceLocation loc = b.call->getBeginLoc();
+    if (!b.function)
+      return refuse(name, "is built on " + lineOf(loc, sm) +
+                              " outside a function, or in a lambda or block",
+                    loc);
+    if (std::find(functions.begin(), functions.end(), b.function) == functions.end())
+      functions.push_back(b.function);
+  }
+  std::vector<ElementBuilder> writes;
+  for (const FunctionDecl *fn : functions) {
+    const FunctionFlow &flow = flowOf(fn);
+    for (const VarEvent *e : flow.eventsFor(var, k)) {
+      SourceLocation loc = e->call ? e->call->getBeginLoc() : e->loc;
+      switch (e->kind) {
+      case VarEvent::Free:
+        continue; // the same constructor, run again, builds the same datatype
+      case VarEvent::ConstructorOut:
+        if (e->anyElement)
+          return refuse(name, "is built through a non-constant index on " + lineOf(loc, sm) +
+                                  " (outside a counted loop the tool reads whole)",
+                        loc);
+        writes.push_back({e, fn});
+        continue;
+      case VarEvent::Escape:
+        return refuse(name, e->what + " on " + lineOf(e->loc, sm), e->loc);
+      default:
+        return refuse(name, "is written on " + lineOf(loc, sm) + " other than by a constructor",
+                      loc);
+      }
+    }
+  }
+  if (writes.empty())
+    return refuse(element, "is never built by a datatype constructor in this file",
+                  var->getLocation());
+  if (writes.size() > 1) {
+    SourceLocation second = writes[1].event->call->getBeginLoc();
+    return refuse(element, "is built on " + lineOf(writes[0].event->call->getBeginLoc(), sm) +
+                               " and on " + lineOf(second, sm),
+                  second);
+  }
+  return writes.front();
+}
+
 FunctionFlow &FileScopeTypes::flowOf(const Decl *fn) {
+  if (!scanned_)
+    scan(); // the arrays every flow tracks
   std::unique_ptr<FunctionFlow> &f = flows_[fn];
   if (!f)
-    f = FunctionFlow::build(fn, ctx_);
+    f = FunctionFlow::build(fn, ctx_, nullptr, &tracked_);
   return *f;
 }
 

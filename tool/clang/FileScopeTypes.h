@@ -16,6 +16,15 @@
 ///     reference, an array or a class's static member.
 /// A read before the constructor ran, or after MPI_Type_free, is erroneous in MPI already (the
 /// handle is null); a free followed by the same constructor builds the same datatype again.
+///
+/// An array of datatypes (`static MPI_Datatype face[6];`, one dimension) is proven element by
+/// element under the same rules, an element standing for the variable: element k holds one
+/// datatype when exactly one constructor of the file writes `&face[k]`, with k a constant or the
+/// variable of a counted loop that FunctionFlow understands whole (`for (d = 0; d < 6; ++d)
+/// MPI_Type_create_subarray(..., &face[d]);`), and no write elsewhere can reach any element
+/// (through a non-constant index outside such a loop, or a pointer). The array itself may be
+/// read through a pointer to const (MPI_Alltoallw's types). Its initializer may only spell
+/// MPI_DATATYPE_NULL.
 #pragma once
 
 #include "tool/clang/Flow.h"
@@ -24,6 +33,7 @@
 #include "clang/AST/ASTContext.h"
 
 #include <map>
+#include <set>
 #include <memory>
 
 namespace tempi::frontend {
@@ -46,6 +56,20 @@ public:
   /// write", "'face' is written on line 12 by ...").
   std::optional<Builder> builderOf(const clang::VarDecl *var, Unresolved &why);
 
+  /// The one definition of element k of a static-storage array of datatypes: a ConstructorOut
+  /// event of `function`'s flow (one of a counted loop's, or a constant index's), or none with
+  /// `why.reason` a sentence that starts with the element's name ("'face[2]' is built on line 12
+  /// and on line 20").
+  struct ElementBuilder {
+    const VarEvent *event = nullptr;
+    const clang::FunctionDecl *function = nullptr;
+  };
+  std::optional<ElementBuilder> elementBuilderOf(const clang::VarDecl *var, int64_t k,
+                                                 Unresolved &why);
+
+  /// Whether `t` is a one-dimensional array of MPI_Datatype of constant size.
+  static bool isDatatypeArray(clang::QualType t, const clang::ASTContext &ctx);
+
   /// The flow of a function body, built once per function and shared with the call sites.
   FunctionFlow &flowOf(const clang::Decl *fn);
   /// Whether the file is the whole program (nothing else linked can write or call into it).
@@ -57,11 +81,15 @@ private:
     Unresolved other; ///< the first reference that is neither a read, a builder, a commit nor a free
   };
   void scan();
+  /// Why `var`'s storage or initializer keeps it from being proven at all (a sentence starting
+  /// with its name, in `why`), or true.
+  bool storageAllowsProof(const clang::VarDecl *var, Unresolved &why);
 
   clang::ASTContext &ctx_;
   bool wholeProgram_;
   bool scanned_ = false;
   std::map<const clang::VarDecl *, Uses> uses_; ///< by canonical declaration
+  std::set<const clang::VarDecl *> tracked_;    ///< the arrays, which every flow classifies
   std::map<const clang::Decl *, std::unique_ptr<FunctionFlow>> flows_;
 };
 

@@ -6,10 +6,12 @@
 #include "tool/clang/MpiNames.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/AST/OpenMPClause.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
 #include "clang/AST/StmtOpenMP.h"
 #include "clang/Basic/OpenMPKinds.h"
 #include "clang/Basic/SourceManager.h"
@@ -39,8 +41,13 @@ const VarDecl *firstReadOf(const Stmt *s, const std::set<const VarDecl *> &vars)
   if (!s || vars.empty())
     return nullptr;
   if (const auto *ref = dyn_cast<DeclRefExpr>(s))
-    if (const auto *v = dyn_cast<VarDecl>(ref->getDecl()); v && vars.count(v))
-      return v;
+    if (const auto *v = dyn_cast<VarDecl>(ref->getDecl())) {
+      // A global's references may name any of its declarations; sets hold the canonical one.
+      if (vars.count(v))
+        return v;
+      if (vars.count(v->getCanonicalDecl()))
+        return v->getCanonicalDecl();
+    }
   for (const Stmt *child : s->children())
     if (const VarDecl *v = firstReadOf(child, vars))
       return v;
@@ -85,9 +92,6 @@ int argumentIndex(const CallExpr *c, const Stmt *arg) {
   return -1;
 }
 
-namespace {
-
-/// Whether passing an argument to parameter i of the call can change the pointee.
 bool paramIsConstPointer(const CallExpr *c, int i) {
   const FunctionDecl *fd = c->getDirectCallee();
   if (!fd || i < 0 || static_cast<unsigned>(i) >= fd->getNumParams())
@@ -99,6 +103,8 @@ bool paramIsConstPointer(const CallExpr *c, int i) {
     return rt->getPointeeType().isConstQualified();
   return !t->isPointerType() && !t->isReferenceType();
 }
+
+namespace {
 
 /// The value of a constant index: Clang's folder, or, with bound parameters, +, -, * of bound
 /// parameters and constants (overflow refused).
@@ -197,8 +203,10 @@ public:
   Classifier(ASTContext &ctx, const ParentMap &pm,
              std::map<const VarDecl *, std::vector<VarEvent>> &events,
              std::map<const VarDecl *, const DeclStmt *> &declStmts,
-             const std::map<const VarDecl *, int64_t> *bound)
-      : ctx_(ctx), pm_(pm), events_(events), declStmts_(declStmts), bound_(bound) {}
+             const std::map<const VarDecl *, int64_t> *bound,
+             const std::set<const VarDecl *> *tracked)
+      : ctx_(ctx), pm_(pm), events_(events), declStmts_(declStmts), bound_(bound),
+        tracked_(tracked) {}
 
   bool VisitDeclStmt(DeclStmt *ds) {
     for (Decl *d : ds->decls())
@@ -251,8 +259,8 @@ public:
   }
 
   bool VisitDeclRefExpr(DeclRefExpr *d) {
-    auto *vd = dyn_cast<VarDecl>(d->getDecl());
-    if (!vd || !vd->hasLocalStorage())
+    const VarDecl *vd = classified(d->getDecl());
+    if (!vd)
       return true;
     VarEvent e;
     e.loc = d->getLocation();
@@ -266,9 +274,21 @@ public:
   }
 
 private:
+  /// The variable whose events a reference to `d` makes: a local variable, or a tracked array of
+  /// static storage (by its canonical declaration); else nullptr.
+  const VarDecl *classified(const Decl *d) const {
+    const auto *vd = dyn_cast_or_null<VarDecl>(d);
+    if (!vd)
+      return nullptr;
+    if (vd->hasLocalStorage())
+      return vd;
+    const VarDecl *canonical = vd->getCanonicalDecl();
+    return tracked_ && tracked_->count(canonical) ? canonical : nullptr;
+  }
+
   void escapeRef(const DeclRefExpr *ref, const std::string &what) {
-    const auto *vd = dyn_cast<VarDecl>(ref->getDecl());
-    if (!vd || !vd->hasLocalStorage())
+    const VarDecl *vd = classified(ref->getDecl());
+    if (!vd)
       return;
     VarEvent e;
     e.loc = ref->getLocation();
@@ -293,6 +313,8 @@ private:
   ///   - an MPI datatype constructor whose output is `&a[i]`, e.g.
   ///     `MPI_Type_create_subarray(3, sizes, sub, starts, order, MPI_DOUBLE, &face[i]);`
   ///   - `MPI_Type_commit(&a[i]);` of an array a constructor of the body writes,
+  ///   - either call inside an error check that makes it once each time it runs
+  ///     (wrappedDatatypeCall: `CHECK(MPI_Type_commit(&a[i]));`),
   /// with every a a local array holding every index of the range, and every value (E, the
   /// constructor's other arguments) free of side effects and reading an array the body writes
   /// only as `w[i]`, after the statement that writes it. Element k of each array written is
@@ -302,30 +324,111 @@ private:
     const ForStmt *loop = nullptr;
     const VarDecl *var = nullptr;
     int64_t lo = 0, hi = 0;
+    std::set<const Stmt *> writes; ///< the assignments and calls that write a[i]
   };
 
-  /// The counted loop (above) whose body holds `stmt` directly, if `stmt` is in one.
+  /// The counted loop (above) whose body writes an element through `stmt` (an assignment or a
+  /// call), if `stmt` is one of its writes.
   std::optional<CountedLoop> countedLoopAround(const Stmt *stmt) {
-    const Stmt *body = pm_.getParent(stmt);
-    const auto *loop = dyn_cast_or_null<ForStmt>(body);
-    if (!loop) {
-      loop = dyn_cast_or_null<ForStmt>(body ? pm_.getParent(body) : nullptr);
-      if (!loop || !isa<CompoundStmt>(body))
-        return std::nullopt;
-    }
-    if (loop->getBody() != body && loop->getBody() != stmt)
+    const Stmt *p = stmt;
+    for (int guard = 0; guard < 64 && p; ++guard) {
+      p = pm_.getParent(p);
+      const auto *loop = dyn_cast_or_null<ForStmt>(p);
+      if (!loop)
+        continue;
+      auto [it, fresh] = countedLoops_.try_emplace(loop);
+      if (fresh)
+        it->second = checkCountedLoop(loop);
+      if (it->second && it->second->writes.count(stmt))
+        return it->second;
       return std::nullopt;
-    auto [it, fresh] = countedLoops_.try_emplace(loop);
-    if (fresh)
-      it->second = checkCountedLoop(loop);
-    return it->second;
+    }
+    return std::nullopt;
   }
 
-  /// The local array `x` names, with every index of [lo, hi) inside it, or nullptr.
+  static bool isDatatypeCall(const CallExpr *call) {
+    std::string name = directCalleeName(call);
+    return findConstructor(name) || findTypeManagement(name) == TypeManagement::Commit;
+  }
+
+  /// Every datatype constructor and commit call under `s`; false if `s` holds a jump (break,
+  /// continue, goto, a label), a loop other than `do ... while (0)`, a switch, or a lambda or
+  /// block, which could skip the call or run it again.
+  static bool collectDatatypeCalls(const Stmt *s, std::vector<const CallExpr *> &out) {
+    if (!s)
+      return true;
+    if (isa<BreakStmt, ContinueStmt, GotoStmt, IndirectGotoStmt, LabelStmt, ForStmt, WhileStmt,
+            CXXForRangeStmt, SwitchStmt, LambdaExpr, BlockExpr>(s))
+      return false;
+    if (const auto *d = dyn_cast<DoStmt>(s); d && !isFalseConstant(d->getCond()))
+      return false;
+    if (const auto *call = dyn_cast<CallExpr>(s); call && isDatatypeCall(call))
+      out.push_back(call);
+    for (const Stmt *child : s->children())
+      if (!collectDatatypeCalls(child, out))
+        return false;
+    return true;
+  }
+
+  static bool isFalseConstant(const Expr *e) {
+    const auto *lit = e ? dyn_cast<IntegerLiteral>(e->IgnoreParenImpCasts()) : nullptr;
+    return lit && lit->getValue() == 0;
+  }
+
+  /// Whether `p` evaluates its part `child` exactly once each time `p` runs (up to `p`'s end,
+  /// where nothing may jump away: collectDatatypeCalls refuses jumps).
+  bool evaluatesOnce(const Stmt *p, const Stmt *child) const {
+    if (isa<ParenExpr, ImplicitCastExpr, CStyleCastExpr, DeclStmt>(p))
+      return true;
+    if (const auto *call = dyn_cast<CallExpr>(p))
+      return argumentIndex(call, child) >= 0; // a checking function's argument
+    if (const auto *bo = dyn_cast<BinaryOperator>(p))
+      return !bo->isLogicalOp() || bo->getLHS() == child; // `rc = CALL`, `CALL != MPI_SUCCESS`
+    if (const auto *uo = dyn_cast<UnaryOperator>(p))
+      return uo->getOpcode() == UO_LNot;
+    if (const auto *co = dyn_cast<ConditionalOperator>(p))
+      return co->getCond() == child;
+    if (const auto *is = dyn_cast<IfStmt>(p))
+      return is->getCond() == child || is->getConditionVariableDeclStmt() == child;
+    if (const auto *d = dyn_cast<DoStmt>(p))
+      return d->getBody() == child; // while (0): collectDatatypeCalls checked
+    if (const auto *cs = dyn_cast<CompoundStmt>(p)) {
+      // Only declarations before it: nothing that could return first.
+      for (const Stmt *st : cs->body()) {
+        if (st == child)
+          return true;
+        if (!isa<DeclStmt, NullStmt>(st))
+          return false;
+      }
+    }
+    return false;
+  }
+
+  /// The one datatype constructor or commit call that the body statement `st` wraps in an error
+  /// check and makes exactly once each time it runs: `check(CALL, "what");`,
+  /// `if (CALL != MPI_SUCCESS) ...;`, `if ((rc = CALL)) ...;`, `do { int rc = CALL; if (rc)
+  /// ... } while (0)`. Whatever else the statement does cannot change the values the loop's
+  /// definitions read where they are evaluated, at the loop's exit: a variable the body writes
+  /// has no definition there that dominates the exit, so a read of it stays unproven.
+  const CallExpr *wrappedDatatypeCall(const Stmt *st) const {
+    std::vector<const CallExpr *> calls;
+    if (!collectDatatypeCalls(st, calls) || calls.size() != 1)
+      return nullptr;
+    const Stmt *child = calls.front();
+    for (int guard = 0; guard < 64 && child != st; ++guard) {
+      const Stmt *p = pm_.getParent(child);
+      if (!p || !evaluatesOnce(p, child))
+        return nullptr;
+      child = p;
+    }
+    return child == st ? calls.front() : nullptr;
+  }
+
+  /// The local (or tracked) array `x` names, with every index of [lo, hi) inside it, or nullptr.
   const VarDecl *arrayCovering(const Expr *x, int64_t lo, int64_t hi) {
     const auto *base = dyn_cast<DeclRefExpr>(x->IgnoreParenImpCasts());
-    const auto *arr = base ? dyn_cast<VarDecl>(base->getDecl()) : nullptr;
-    if (!arr || !arr->hasLocalStorage())
+    const VarDecl *arr = base ? classified(base->getDecl()) : nullptr;
+    if (!arr)
       return nullptr;
     const ConstantArrayType *cat = ctx_.getAsConstantArrayType(arr->getType());
     if (!cat || lo < 0 || hi > static_cast<int64_t>(cat->getSize().getZExtValue()))
@@ -358,7 +461,7 @@ private:
         if (const VarDecl *w = firstReadOf(base, written))
           return earlier.count(w) && isa<DeclRefExpr>(base->IgnoreParenImpCasts());
     if (const auto *ref = dyn_cast<DeclRefExpr>(s))
-      return !written.count(dyn_cast<VarDecl>(ref->getDecl()));
+      return !firstReadOf(ref, written);
     for (const Stmt *child : s->children())
       if (!readsWrittenOnlyAsEarlierElement(child, i, written, earlier))
         return false;
@@ -381,9 +484,17 @@ private:
     // Each statement: the array it writes (none for a commit) and the values it reads.
     std::vector<std::pair<const VarDecl *, std::vector<const Expr *>>> statements;
     std::set<const VarDecl *> written;
+    std::set<const Stmt *> writes;
     for (const Stmt *st : body) {
       const VarDecl *out = nullptr;
       std::vector<const Expr *> values;
+      const auto *direct = dyn_cast<CallExpr>(st);
+      if (!isa<BinaryOperator>(st) && !(direct && isDatatypeCall(direct))) {
+        st = wrappedDatatypeCall(st);
+        if (!st)
+          return std::nullopt;
+      }
+      writes.insert(st);
       if (const auto *w = dyn_cast<BinaryOperator>(st); w && w->getOpcode() == BO_Assign) {
         const Expr *a = elementAtLoopIndex(w->getLHS(), i);
         out = a ? arrayCovering(a, range->first, range->second) : nullptr;
@@ -422,7 +533,7 @@ private:
       if (out)
         earlier.insert(out);
     }
-    return CountedLoop{loop, i, range->first, range->second};
+    return CountedLoop{loop, i, range->first, range->second, std::move(writes)};
   }
 
   /// The variable a for loop's init sets: `i = lo` or `int i = lo`.
@@ -771,13 +882,15 @@ private:
   std::map<const VarDecl *, std::vector<VarEvent>> &events_;
   std::map<const VarDecl *, const DeclStmt *> &declStmts_;
   const std::map<const VarDecl *, int64_t> *bound_;
+  const std::set<const VarDecl *> *tracked_;
   std::map<const ForStmt *, std::optional<CountedLoop>> countedLoops_; ///< checked once each
 };
 
 } // namespace
 
 std::unique_ptr<FunctionFlow> FunctionFlow::build(const Decl *fn, ASTContext &ctx,
-                                                  const std::map<const VarDecl *, int64_t> *bound) {
+                                                  const std::map<const VarDecl *, int64_t> *bound,
+                                                  const std::set<const VarDecl *> *tracked) {
   auto flow = std::unique_ptr<FunctionFlow>(new FunctionFlow());
   flow->fn_ = fn;
   flow->ctx_ = &ctx;
@@ -805,14 +918,15 @@ std::unique_ptr<FunctionFlow> FunctionFlow::build(const Decl *fn, ASTContext &ct
         flow->loopExit_.emplace(loop, CfgPos{b, static_cast<unsigned>(b->size())});
     }
   }
-  flow->classify(ctx, bound);
+  flow->classify(ctx, bound, tracked);
   return flow;
 }
 
-void FunctionFlow::classify(ASTContext &ctx, const std::map<const VarDecl *, int64_t> *bound) {
+void FunctionFlow::classify(ASTContext &ctx, const std::map<const VarDecl *, int64_t> *bound,
+                            const std::set<const VarDecl *> *tracked) {
   ParentMap pm(fn_->getBody());
   std::map<const VarDecl *, const DeclStmt *> declStmts;
-  Classifier c(ctx, pm, events_, declStmts, bound);
+  Classifier c(ctx, pm, events_, declStmts, bound, tracked);
   c.TraverseStmt(fn_->getBody());
   // An escape's statement: the innermost enclosing statement the CFG holds, or none (then the
   // escape refuses every use of the variable, as one whose place is unknown must).

@@ -84,9 +84,13 @@ public:
   /// `bound` (a helper analysed for one call site, DatatypeResolver) gives constant values to
   /// parameters, so that `a[dim] = 1` names one element; the caller must have checked that those
   /// parameters are never written and their address never taken.
+  /// `tracked` (FileScopeTypes) names arrays of static storage duration, by canonical
+  /// declaration, whose references in this body are classified as a local array's are (their
+  /// events are keyed by that declaration): which elements the body's constructors write.
   static std::unique_ptr<FunctionFlow>
   build(const clang::Decl *fn, clang::ASTContext &ctx,
-        const std::map<const clang::VarDecl *, int64_t> *bound = nullptr);
+        const std::map<const clang::VarDecl *, int64_t> *bound = nullptr,
+        const std::set<const clang::VarDecl *> *tracked = nullptr);
 
   bool hasCfg() const { return cfg_ != nullptr; }
   /// The CFG position of a statement (a call, an operator, a DeclStmt), if it is in the CFG.
@@ -118,7 +122,8 @@ private:
   /// ("is reassigned on line 40"), or they are alternatives ("is defined on line 38 or 40, ...").
   Unresolved severalDefinitions(const std::vector<const VarEvent *> &reaching,
                                 const std::vector<Placed> &defs) const;
-  void classify(clang::ASTContext &ctx, const std::map<const clang::VarDecl *, int64_t> *bound);
+  void classify(clang::ASTContext &ctx, const std::map<const clang::VarDecl *, int64_t> *bound,
+                const std::set<const clang::VarDecl *> *tracked);
 
   const clang::Decl *fn_ = nullptr;
   clang::ASTContext *ctx_ = nullptr;
@@ -138,6 +143,9 @@ bool capturedByLambdaOrBlock(const clang::DeclRefExpr *d, clang::ASTContext &ctx
 /// C for a two-dimensional array type T[R][C] of non-arrays, whose elements the flow numbers
 /// r*C+c; none for any other type.
 std::optional<int64_t> rowLength(clang::QualType t, const clang::ASTContext &ctx);
+
+/// Whether argument i of the call goes to a pointer-to-const parameter (read, never written).
+bool paramIsConstPointer(const clang::CallExpr *c, int i);
 
 /// The name of a call's direct callee ("" for an indirect call or an operator).
 std::string directCalleeName(const clang::CallExpr *c);
