@@ -740,6 +740,8 @@ TypeExprPtr DatatypeResolver::fromDefinition(const SlotDefinition &def, const st
       why = {"'" + name + "' is set by a call the tool does not know", e.loc};
       return nullptr;
     }
+    if (e.inIteration)
+      return fromIteration(e, *spec, why, depth);
     return fromConstructor(e.call, *spec, def.at, why, depth + 1);
   }
   case VarEvent::Init:
@@ -756,6 +758,22 @@ TypeExprPtr DatatypeResolver::fromDefinition(const SlotDefinition &def, const st
     why = {"'" + name + "' is not set by a datatype constructor", e.loc};
     return nullptr;
   }
+}
+
+TypeExprPtr DatatypeResolver::fromIteration(const VarEvent &e, const ConstructorSpec &spec,
+                                            Unresolved &why, int depth) {
+  const FunctionFlow &iteration = ev_.flow().iterationFlow(e);
+  std::optional<CfgPos> pos = iteration.hasCfg() ? iteration.position(e.call) : std::nullopt;
+  if (!pos) {
+    why = {"the constructor on " + lineOf(e.call->getBeginLoc(), ev_.context().getSourceManager()) +
+               " cannot be placed in its loop's control flow",
+           e.call->getBeginLoc()};
+    return nullptr;
+  }
+  Evaluator iev(ev_.context(), iteration, ev_.bindings(), ev_.calls());
+  Evaluator::LoopBinding context(iev, e);
+  DatatypeResolver inner(iev, helper_, files_);
+  return inner.fromConstructor(e.call, spec, Point{*pos, e.call->getBeginLoc()}, why, depth + 1);
 }
 
 TypeExprPtr DatatypeResolver::fromConstructor(const CallExpr *call, const ConstructorSpec &spec,

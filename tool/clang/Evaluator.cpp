@@ -330,6 +330,10 @@ Evaluator::LoopBinding::LoopBinding(Evaluator &ev, const VarEvent &e)
   ev_.loopValues_.clear();
   if (e.loop && e.loopVar)
     ev_.loopValues_[e.loopVar] = e.loopValue;
+  // In one iteration of a loop (FunctionFlow::iterationFlow), a definition inside its body
+  // stands where the loop's variable holds the iteration's value.
+  if (const LoopIteration *it = ev_.flow_.iteration(); it && e.stmt && ev_.flow_.insideIteration(e.stmt))
+    ev_.loopValues_[it->var] = it->value;
 }
 
 Evaluator::LoopBinding::~LoopBinding() { ev_.loopValues_ = std::move(saved_); }

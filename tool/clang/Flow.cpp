@@ -204,9 +204,16 @@ public:
              std::map<const VarDecl *, std::vector<VarEvent>> &events,
              std::map<const VarDecl *, const DeclStmt *> &declStmts,
              const std::map<const VarDecl *, int64_t> *bound,
-             const std::set<const VarDecl *> *tracked)
+             const std::set<const VarDecl *> *tracked, const LoopIteration *iteration,
+             const Stmt *body)
       : ctx_(ctx), pm_(pm), events_(events), declStmts_(declStmts), bound_(bound),
-        tracked_(tracked) {}
+        tracked_(tracked), iteration_(iteration), body_(body) {
+    if (iteration_) {
+      if (bound_)
+        iterationBound_ = *bound_;
+      iterationBound_[iteration_->var] = iteration_->value;
+    }
+  }
 
   bool VisitDeclStmt(DeclStmt *ds) {
     for (Decl *d : ds->decls())
@@ -568,6 +575,146 @@ private:
     return true;
   }
 
+  /// The bound values an index at `s` may use: the iteration's variable only inside its loop's
+  /// body (elsewhere the variable has other values).
+  const std::map<const VarDecl *, int64_t> *boundAt(const Stmt *s) const {
+    if (!iteration_)
+      return bound_;
+    const Stmt *body = iteration_->loop->getBody();
+    for (int guard = 0; s && guard < 256; ++guard, s = pm_.getParent(s))
+      if (s == body)
+        return &iterationBound_;
+    return bound_;
+  }
+
+  /// A loop whose iterations the tool evaluates one by one (iteratedLoopAround): a counted loop
+  /// header (countedRange, at most 64 iterations) over a local integer that nothing writes in
+  /// the body or through a pointer, whose body holds no break, continue, goto or label.
+  std::optional<CountedLoop> checkIteratedLoop(const ForStmt *loop) {
+    const VarDecl *i = loopVariable(loop);
+    if (!i || !i->hasLocalStorage() || !i->getType()->isIntegerType() ||
+        i->getType().isVolatileQualified())
+      return std::nullopt;
+    std::optional<std::pair<int64_t, int64_t>> range = countedRange(loop, i);
+    if (!range || range->second - range->first > kMaxIterated || hasJump(loop->getBody()) ||
+        !onlyReadIn(loop->getBody(), i) || addressEscapes(body_, i))
+      return std::nullopt;
+    return CountedLoop{loop, i, range->first, range->second, {}};
+  }
+  static constexpr int64_t kMaxIterated = 64;
+
+  static bool hasJump(const Stmt *s) {
+    if (!s)
+      return false;
+    if (isa<BreakStmt, ContinueStmt, GotoStmt, IndirectGotoStmt, LabelStmt>(s))
+      return true;
+    for (const Stmt *child : s->children())
+      if (hasJump(child))
+        return true;
+    return false;
+  }
+
+  /// Whether every reference to `i` under `s` loads its value.
+  bool onlyReadIn(const Stmt *s, const VarDecl *i) const {
+    if (!s)
+      return true;
+    if (const auto *ref = dyn_cast<DeclRefExpr>(s); ref && ref->getDecl() == i) {
+      const Stmt *child = ref;
+      const Stmt *p = skipUp(pm_, ref, child);
+      const auto *ice = dyn_cast_or_null<ImplicitCastExpr>(p);
+      return (ice && ice->getCastKind() == CK_LValueToRValue) ||
+             isa_and_nonnull<UnaryExprOrTypeTraitExpr>(p);
+    }
+    for (const Stmt *child : s->children())
+      if (!onlyReadIn(child, i))
+        return false;
+    return true;
+  }
+
+  /// Whether `i`'s address is taken (or a reference bound to it) anywhere under `s`.
+  bool addressEscapes(const Stmt *s, const VarDecl *i) const {
+    if (!s)
+      return false;
+    if (const auto *ref = dyn_cast<DeclRefExpr>(s); ref && ref->getDecl() == i) {
+      const Stmt *child = ref;
+      const Stmt *p = skipUp(pm_, ref, child);
+      if (const auto *ice = dyn_cast_or_null<ImplicitCastExpr>(p);
+          ice && ice->getCastKind() == CK_LValueToRValue)
+        return false;
+      if (const auto *bo = dyn_cast_or_null<BinaryOperator>(p);
+          bo && bo->isAssignmentOp() && bo->getLHS() == child)
+        return false;
+      if (const auto *uo = dyn_cast_or_null<UnaryOperator>(p); uo && uo->isIncrementDecrementOp())
+        return false;
+      return !isa_and_nonnull<UnaryExprOrTypeTraitExpr>(p);
+    }
+    for (const Stmt *child : s->children())
+      if (addressEscapes(child, i))
+        return true;
+    return false;
+  }
+
+  /// `&a[f(i)]` as the output of a constructor that runs once in every iteration of a loop the
+  /// tool evaluates iteration by iteration (checkIteratedLoop): the call is a statement of the
+  /// body, or the one call of an error check there (wrappedDatatypeCall), so no earlier
+  /// statement can skip it. One event per iteration k, for element f(k), placed where the loop
+  /// exits and evaluated at the call in iteration k (FunctionFlow::iterationFlow), where the
+  /// body's own set-up (`int sub[3] = {N, N, N}; sub[d] = 1;`) is proven as straight-line code.
+  /// Returns whether so.
+  bool iteratedLoopWrite(const VarDecl *vd, const ArraySubscriptExpr *ase, const CallExpr *call,
+                         const VarEvent &e) {
+    const Stmt *child = call;
+    const Stmt *p = pm_.getParent(call);
+    const ForStmt *loop = nullptr;
+    for (int guard = 0; p && guard < 64 && !loop; ++guard) {
+      const auto *f = dyn_cast<ForStmt>(p);
+      const auto *cs = dyn_cast<CompoundStmt>(p);
+      const auto *fp = cs ? dyn_cast_or_null<ForStmt>(pm_.getParent(cs)) : nullptr;
+      if (f && f->getBody() == child)
+        loop = f;
+      else if (fp && fp->getBody() == cs)
+        loop = fp;
+      else if (f || isa<WhileStmt, CXXForRangeStmt, SwitchStmt>(p) ||
+               (isa<DoStmt>(p) && !isFalseConstant(cast<DoStmt>(p)->getCond())))
+        return false; // inside another loop, or the loop's header
+      else {
+        child = p;
+        p = pm_.getParent(p);
+      }
+    }
+    if (!loop || (child != call && wrappedDatatypeCall(child) != call))
+      return false;
+    auto [it, fresh] = iteratedLoops_.try_emplace(loop);
+    if (fresh)
+      it->second = checkIteratedLoop(loop);
+    const ConstantArrayType *cat = ctx_.getAsConstantArrayType(vd->getType());
+    if (!it->second || !cat || rowLength(vd->getType(), ctx_))
+      return false;
+    const CountedLoop &l = *it->second;
+    std::map<const VarDecl *, int64_t> b = bound_ ? *bound_ : std::map<const VarDecl *, int64_t>{};
+    std::vector<int64_t> elements;
+    for (int64_t k = l.lo; k < l.hi; ++k) {
+      b[l.var] = k;
+      std::optional<int64_t> idx = constantIndex(ase->getIdx(), ctx_, &b);
+      if (!idx || *idx < 0 || static_cast<uint64_t>(*idx) >= cat->getSize().getZExtValue())
+        return false;
+      elements.push_back(*idx);
+    }
+    for (int64_t k = l.lo; k < l.hi; ++k) {
+      VarEvent one = e;
+      one.anyElement = false;
+      one.element = elements[static_cast<size_t>(k - l.lo)];
+      one.stmt = loop;
+      one.loop = loop;
+      one.loopVar = l.var;
+      one.loopValue = k;
+      one.loopFirst = l.lo;
+      one.inIteration = true;
+      events_[vd].push_back(one);
+    }
+    return true;
+  }
+
   /// [lo, hi) of a counted loop over `i`: init `i = lo` or `int i = lo`, condition `i < hi` or
   /// `i <= hi`, step `++i`, `i++` or `i += 1`; lo and hi constants; 1 to 4096 iterations.
   std::optional<std::pair<int64_t, int64_t>> countedRange(const ForStmt *loop, const VarDecl *i) {
@@ -645,10 +792,13 @@ private:
       const Stmt *child = nullptr;
       const Stmt *pp = skipUp(pm_, ice, child);
       if (auto *ase = dyn_cast_or_null<ArraySubscriptExpr>(pp); ase && ase->getBase() == child) {
-        if (std::optional<int64_t> k = constantIndex(ase->getIdx(), ctx_, bound_))
+        if (std::optional<int64_t> k = constantIndex(ase->getIdx(), ctx_, boundAt(ase))) {
           e.element = *k;
-        else
+          if (boundAt(ase) == &iterationBound_ && !constantIndex(ase->getIdx(), ctx_, bound_))
+            e.iterationIndex = ase->getIdx();
+        } else {
           e.anyElement = true;
+        }
         p = skipUp(pm_, ase, node);
         if (!p)
           return;
@@ -754,7 +904,9 @@ private:
     if (const auto *col = dyn_cast_or_null<ArraySubscriptExpr>(q); col && col->getBase() == rowChild) {
       const int64_t rows = static_cast<int64_t>(
           ctx_.getAsConstantArrayType(vd->getType())->getSize().getZExtValue());
-      std::optional<int64_t> c = constantIndex(col->getIdx(), ctx_, bound_);
+      std::optional<int64_t> c = constantIndex(col->getIdx(), ctx_, boundAt(col));
+      if (c && boundAt(col) == &iterationBound_ && !constantIndex(col->getIdx(), ctx_, bound_))
+        e.iterationIndex = col->getIdx();
       if (e.element && c) {
         if (*e.element < 0 || *e.element >= rows || *c < 0 || *c >= columns) {
           std::string at = "[" + std::to_string(*e.element) + "][" + std::to_string(*c) + "]";
@@ -802,7 +954,8 @@ private:
         e.kind = VarEvent::ConstructorOut;
         e.stmt = call;
         e.call = call;
-        if (e.anyElement && ase && countedLoopWrite(vd, ase, call, e))
+        if (e.anyElement && ase &&
+            (countedLoopWrite(vd, ase, call, e) || iteratedLoopWrite(vd, ase, call, e)))
           return;
         events_[vd].push_back(e);
         return;
@@ -883,17 +1036,28 @@ private:
   std::map<const VarDecl *, const DeclStmt *> &declStmts_;
   const std::map<const VarDecl *, int64_t> *bound_;
   const std::set<const VarDecl *> *tracked_;
+  const LoopIteration *iteration_;
+  const Stmt *body_; ///< the function's
+  std::map<const VarDecl *, int64_t> iterationBound_; ///< bound_ and the iteration's variable
   std::map<const ForStmt *, std::optional<CountedLoop>> countedLoops_; ///< checked once each
+  std::map<const ForStmt *, std::optional<CountedLoop>> iteratedLoops_; ///< checked once each
 };
 
 } // namespace
 
 std::unique_ptr<FunctionFlow> FunctionFlow::build(const Decl *fn, ASTContext &ctx,
                                                   const std::map<const VarDecl *, int64_t> *bound,
-                                                  const std::set<const VarDecl *> *tracked) {
+                                                  const std::set<const VarDecl *> *tracked,
+                                                  const LoopIteration *iteration) {
   auto flow = std::unique_ptr<FunctionFlow>(new FunctionFlow());
   flow->fn_ = fn;
   flow->ctx_ = &ctx;
+  if (bound)
+    flow->bound_ = *bound;
+  flow->hasBound_ = bound != nullptr;
+  flow->tracked_ = tracked;
+  if (iteration)
+    flow->iteration_ = *iteration;
   Stmt *body = fn->getBody();
   if (!body)
     return flow;
@@ -918,15 +1082,34 @@ std::unique_ptr<FunctionFlow> FunctionFlow::build(const Decl *fn, ASTContext &ct
         flow->loopExit_.emplace(loop, CfgPos{b, static_cast<unsigned>(b->size())});
     }
   }
-  flow->classify(ctx, bound, tracked);
+  flow->classify(ctx);
   return flow;
 }
 
-void FunctionFlow::classify(ASTContext &ctx, const std::map<const VarDecl *, int64_t> *bound,
-                            const std::set<const VarDecl *> *tracked) {
-  ParentMap pm(fn_->getBody());
+const FunctionFlow &FunctionFlow::iterationFlow(const VarEvent &e) const {
+  std::unique_ptr<FunctionFlow> &f = iterations_[{e.loop, e.loopValue}];
+  if (!f) {
+    LoopIteration it{e.loop, e.loopVar, e.loopValue, e.loopFirst};
+    f = build(fn_, *ctx_, hasBound_ ? &bound_ : nullptr, tracked_, &it);
+  }
+  return *f;
+}
+
+bool FunctionFlow::insideIteration(const Stmt *s) const {
+  if (!iteration_ || !parents_)
+    return false;
+  const Stmt *body = iteration_->loop->getBody();
+  for (int guard = 0; s && guard < 256; ++guard, s = parents_->getParent(s))
+    if (s == body)
+      return true;
+  return false;
+}
+
+void FunctionFlow::classify(ASTContext &ctx) {
+  auto pm = std::make_unique<ParentMap>(fn_->getBody());
   std::map<const VarDecl *, const DeclStmt *> declStmts;
-  Classifier c(ctx, pm, events_, declStmts, bound, tracked);
+  Classifier c(ctx, *pm, events_, declStmts, hasBound_ ? &bound_ : nullptr, tracked_,
+               iteration_ ? &*iteration_ : nullptr, fn_->getBody());
   c.TraverseStmt(fn_->getBody());
   // An escape's statement: the innermost enclosing statement the CFG holds, or none (then the
   // escape refuses every use of the variable, as one whose place is unknown must).
@@ -936,9 +1119,59 @@ void FunctionFlow::classify(ASTContext &ctx, const std::map<const VarDecl *, int
         continue;
       const Stmt *s = e.stmt;
       while (s && !pos_.count(s))
-        s = pm.getParent(s);
+        s = pm->getParent(s);
       e.stmt = s;
     }
+  if (iteration_) {
+    parents_ = std::move(pm);
+    accountForEarlierIterations(ctx, declStmts);
+  }
+}
+
+void FunctionFlow::accountForEarlierIterations(
+    ASTContext &ctx, const std::map<const VarDecl *, const DeclStmt *> &declStmts) {
+  const LoopIteration &it = *iteration_;
+  for (auto &[vd, events] : events_) {
+    auto decl = declStmts.find(vd);
+    if (decl != declStmts.end() && insideIteration(decl->second))
+      continue; // a new object in every iteration: earlier ones cannot reach it
+    std::vector<VarEvent> earlier;
+    for (VarEvent &e : events) {
+      if (!e.iterationIndex)
+        continue;
+      if (e.kind == VarEvent::ConstructorOut && !rowLength(vd->getType(), ctx)) {
+        // Iteration k' < k wrote element f(k'): defined at the loop's head, evaluated in k'.
+        std::map<const VarDecl *, int64_t> b = bound_;
+        for (int64_t k = it.first; k < it.value; ++k) {
+          b[it.var] = k;
+          std::optional<int64_t> idx = constantIndex(e.iterationIndex, ctx, &b);
+          if (!idx) {
+            earlier.clear();
+            break;
+          }
+          VarEvent one = e;
+          one.iterationIndex = nullptr;
+          one.element = *idx;
+          one.stmt = it.loop;
+          one.loop = it.loop;
+          one.loopVar = it.var;
+          one.loopValue = k;
+          one.loopFirst = it.first;
+          one.inIteration = true;
+          earlier.push_back(one);
+        }
+        if (earlier.size() == static_cast<size_t>(it.value - it.first))
+          continue;
+      }
+      // Another write by the loop's variable: which elements earlier iterations wrote, and with
+      // what, is not followed; nothing about the array is proven in this iteration.
+      e.what = "is written by every iteration through the loop's variable";
+      e.kind = VarEvent::Escape;
+      e.element.reset();
+      e.anyElement = true;
+    }
+    events.insert(events.end(), earlier.begin(), earlier.end());
+  }
 }
 
 std::optional<CfgPos> FunctionFlow::position(const Stmt *s) const {
@@ -1077,10 +1310,21 @@ const VarEvent *FunctionFlow::reachingDefinition(const VarDecl *var,
   std::vector<CfgPos> killPos;
   for (const Placed &d : defs)
     killPos.push_back(d.pos);
+  // In an iteration flow, the iteration's own write by the loop's variable does not come round
+  // the loop: what reaches the loop's head from the body is an earlier iteration's, another
+  // element (accountForEarlierIterations).
+  std::optional<CfgPos> head;
+  if (iteration_)
+    if (auto h = loopExit_.find(iteration_->loop); h != loopExit_.end())
+      head = h->second;
   std::vector<const VarEvent *> reaching;
-  for (const Placed &d : defs)
-    if (reaches(d.pos, atPos, killPos))
+  for (const Placed &d : defs) {
+    std::vector<CfgPos> kills = killPos;
+    if (d.e->iterationIndex && head)
+      kills.push_back(*head);
+    if (reaches(d.pos, atPos, kills))
       reaching.push_back(d.e);
+  }
   std::sort(reaching.begin(), reaching.end(), [&](const VarEvent *a, const VarEvent *b) {
     return sm.isBeforeInTranslationUnit(a->loc, b->loc);
   });

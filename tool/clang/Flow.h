@@ -20,6 +20,7 @@
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Analysis/CFG.h"
 
@@ -74,8 +75,25 @@ struct VarEvent {
   const clang::ForStmt *loop = nullptr;
   const clang::VarDecl *loopVar = nullptr;
   int64_t loopValue = 0;
+  /// A loop's element whose statement is evaluated where it stands, in the iteration that
+  /// writes it (FunctionFlow::iterationFlow), not at the loop's exit: the loop body sets up
+  /// what it reads (`int sub[3] = {N, N, N}; sub[d] = 1; MPI_Type_create_subarray(..., sub,
+  /// ..., &face[2 * d]);`).
+  bool inIteration = false;
+  int64_t loopFirst = 0; ///< inIteration: the loop's first value of its variable
+  /// In an iteration flow, inside the loop's body: the index that names this element only
+  /// through the iteration's value (`&face[2 * d]`), which other iterations give other values.
+  const clang::Expr *iterationIndex = nullptr;
   clang::SourceLocation loc;
   std::string what;                 ///< Escape: "its address is passed to 'f'", ...
+};
+
+/// One iteration of a counted loop: its variable holds `value` throughout the loop's body.
+struct LoopIteration {
+  const clang::ForStmt *loop = nullptr;
+  const clang::VarDecl *var = nullptr;
+  int64_t value = 0;
+  int64_t first = 0; ///< the variable's value in the loop's first iteration
 };
 
 class FunctionFlow {
@@ -87,10 +105,23 @@ public:
   /// `tracked` (FileScopeTypes) names arrays of static storage duration, by canonical
   /// declaration, whose references in this body are classified as a local array's are (their
   /// events are keyed by that declaration): which elements the body's constructors write.
+  /// `iteration`: the flow of one iteration of a loop (iterationFlow).
   static std::unique_ptr<FunctionFlow>
   build(const clang::Decl *fn, clang::ASTContext &ctx,
         const std::map<const clang::VarDecl *, int64_t> *bound = nullptr,
-        const std::set<const clang::VarDecl *> *tracked = nullptr);
+        const std::set<const clang::VarDecl *> *tracked = nullptr,
+        const LoopIteration *iteration = nullptr);
+
+  /// The flow in which an `inIteration` event is evaluated: the same function, classified with
+  /// the loop's variable bound to the event's iteration inside the loop's body only, so that
+  /// `sub[d] = 1` there writes element k, and `&face[2 * d]` is element 2k's definition at the
+  /// call. Built once per iteration. Every fact it gives holds at points inside the body during
+  /// that iteration; the resolver asks it nothing else.
+  const FunctionFlow &iterationFlow(const VarEvent &e) const;
+  /// The iteration this flow was built for, if any.
+  const LoopIteration *iteration() const { return iteration_ ? &*iteration_ : nullptr; }
+  /// Whether `s` is inside the body of the loop this flow is an iteration of.
+  bool insideIteration(const clang::Stmt *s) const;
 
   bool hasCfg() const { return cfg_ != nullptr; }
   /// The CFG position of a statement (a call, an operator, a DeclStmt), if it is in the CFG.
@@ -122,8 +153,13 @@ private:
   /// ("is reassigned on line 40"), or they are alternatives ("is defined on line 38 or 40, ...").
   Unresolved severalDefinitions(const std::vector<const VarEvent *> &reaching,
                                 const std::vector<Placed> &defs) const;
-  void classify(clang::ASTContext &ctx, const std::map<const clang::VarDecl *, int64_t> *bound,
-                const std::set<const clang::VarDecl *> *tracked);
+  void classify(clang::ASTContext &ctx);
+  /// An iteration flow's writes, inside the loop's body, of an array declared outside it through
+  /// an index that depends on the loop's variable (VarEvent::iterationIndex) stand for every
+  /// earlier iteration's too: a constructor's output gets one definition per earlier iteration
+  /// at the loop's head (evaluated in that iteration); any other such write escapes the array.
+  void accountForEarlierIterations(clang::ASTContext &ctx,
+                                   const std::map<const clang::VarDecl *, const clang::DeclStmt *> &declStmts);
 
   const clang::Decl *fn_ = nullptr;
   clang::ASTContext *ctx_ = nullptr;
@@ -132,6 +168,13 @@ private:
   std::map<const clang::VarDecl *, CfgPos> declPos_;
   std::map<const clang::ForStmt *, CfgPos> loopExit_; ///< after the condition block's elements
   std::map<const clang::VarDecl *, std::vector<VarEvent>> events_;
+  std::map<const clang::VarDecl *, int64_t> bound_;       ///< build()'s, kept for iterations
+  bool hasBound_ = false;
+  const std::set<const clang::VarDecl *> *tracked_ = nullptr;
+  std::optional<LoopIteration> iteration_;
+  std::unique_ptr<clang::ParentMap> parents_;             ///< iteration flows only
+  mutable std::map<std::pair<const clang::ForStmt *, int64_t>, std::unique_ptr<FunctionFlow>>
+      iterations_;
 };
 
 /// Whether `d` reads a variable of an enclosing function through the capture of a lambda or a
