@@ -208,3 +208,21 @@ void outer_counts(double *u) {
 // CHECK-LABEL: void outer_counts(
 // CHECK: {{^}}  MPI_Send(u, 1, t[1], 1, 12, MPI_COMM_WORLD);
 // REMARK: remark: datatype 't[1]' of MPI_Send is left to the runtime: count depends on 'len[0]', which is written by every iteration through the loop's variable on line {{[0-9]+}}
+
+// A builder helper called in the loop with &face[d], its parameter bound to each iteration's d.
+static void make_face(MPI_Datatype *out, int d) {
+  int sizes[3] = {NT, NT, NT}, sub[3] = {N, N, N}, start[3] = {1, 1, 1};
+  sub[d] = 1;
+  MPI_Type_create_subarray(3, sizes, sub, start, MPI_ORDER_C, MPI_DOUBLE, out);
+}
+void helper_faces(double *u) {
+  MPI_Datatype face[3];
+  for (int d = 0; d < 3; ++d) {
+    make_face(&face[d], d);
+    MPI_Type_commit(&face[d]);
+  }
+  MPI_Send(u, 1, face[1], 1, 13, MPI_COMM_WORLD);
+}
+// CHECK-LABEL: void helper_faces(
+// CHECK: tempi_Send(u, 1, face[1], 1, 13, MPI_COMM_WORLD, &tempi_gen_plan_
+// REMARK: remark: rewritten: MPI_Send -> tempi_Send: 'face[1]' holds subarray(3, [6, 6, 6], [4, 1, 4], [1, 1, 1], C, MPI_DOUBLE)

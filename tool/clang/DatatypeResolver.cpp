@@ -741,7 +741,7 @@ TypeExprPtr DatatypeResolver::fromDefinition(const SlotDefinition &def, const st
       return nullptr;
     }
     if (e.inIteration)
-      return fromIteration(e, *spec, why, depth);
+      return fromIteration(e, name, why, depth);
     return fromConstructor(e.call, *spec, def.at, why, depth + 1);
   }
   case VarEvent::Init:
@@ -753,6 +753,8 @@ TypeExprPtr DatatypeResolver::fromDefinition(const SlotDefinition &def, const st
     return resolve(def.value, def.at, why, depth + 1);
   }
   case VarEvent::HelperOut:
+    if (e.inIteration)
+      return fromIteration(e, name, why, depth);
     return fromHelperOutput(e.call, static_cast<unsigned>(e.opcode), def.at, name, why, depth);
   default:
     why = {"'" + name + "' is not set by a datatype constructor", e.loc};
@@ -760,7 +762,7 @@ TypeExprPtr DatatypeResolver::fromDefinition(const SlotDefinition &def, const st
   }
 }
 
-TypeExprPtr DatatypeResolver::fromIteration(const VarEvent &e, const ConstructorSpec &spec,
+TypeExprPtr DatatypeResolver::fromIteration(const VarEvent &e, const std::string &name,
                                             Unresolved &why, int depth) {
   const FunctionFlow &iteration = ev_.flow().iterationFlow(e);
   std::optional<CfgPos> pos = iteration.hasCfg() ? iteration.position(e.call) : std::nullopt;
@@ -773,7 +775,10 @@ TypeExprPtr DatatypeResolver::fromIteration(const VarEvent &e, const Constructor
   Evaluator iev(ev_.context(), iteration, ev_.bindings(), ev_.calls());
   Evaluator::LoopBinding context(iev, e);
   DatatypeResolver inner(iev, helper_, files_);
-  return inner.fromConstructor(e.call, spec, Point{*pos, e.call->getBeginLoc()}, why, depth + 1);
+  Point at{*pos, e.call->getBeginLoc()};
+  if (e.kind == VarEvent::HelperOut)
+    return inner.fromHelperOutput(e.call, static_cast<unsigned>(e.opcode), at, name, why, depth);
+  return inner.fromConstructor(e.call, *findConstructor(calleeName(e.call)), at, why, depth + 1);
 }
 
 TypeExprPtr DatatypeResolver::fromConstructor(const CallExpr *call, const ConstructorSpec &spec,

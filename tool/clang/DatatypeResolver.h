@@ -70,9 +70,10 @@ public:
 private:
   TypeExprPtr fromDefinition(const SlotDefinition &def, const std::string &name, Unresolved &why,
                              int depth);
-  /// A loop's element written in one iteration (VarEvent::inIteration): its constructor proven
-  /// at the call, in that iteration's flow, with the loop's variable read as the iteration's.
-  TypeExprPtr fromIteration(const VarEvent &e, const ConstructorSpec &spec, Unresolved &why,
+  /// A loop's element written in one iteration (VarEvent::inIteration): its constructor (or
+  /// builder helper) proven at the call, in that iteration's flow, with the loop's variable read
+  /// as the iteration's.
+  TypeExprPtr fromIteration(const VarEvent &e, const std::string &name, Unresolved &why,
                             int depth);
   /// A static-storage datatype variable (`static MPI_Datatype face;`): its one constructor,
   /// resolved where it stands (FileScopeTypes).

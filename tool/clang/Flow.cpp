@@ -654,7 +654,8 @@ private:
     return false;
   }
 
-  /// `&a[f(i)]` as the output of a constructor that runs once in every iteration of a loop the
+  /// `&a[f(i)]` as the output of a constructor (or a builder helper) that runs once in every
+  /// iteration of a loop the
   /// tool evaluates iteration by iteration (checkIteratedLoop): the call is a statement of the
   /// body, or the one call of an error check there (wrappedDatatypeCall), so no earlier
   /// statement can skip it. One event per iteration k, for element f(k), placed where the loop
@@ -997,9 +998,18 @@ private:
     }
     if (i >= 0 && paramIsConstPointer(call, i))
       return;
-    if (i >= 0 && !e.anyElement && isHelperDatatypeOutput(call, static_cast<unsigned>(i))) {
-      helperOutput(vd, e, call, i);
-      return;
+    if (i >= 0 && isHelperDatatypeOutput(call, static_cast<unsigned>(i))) {
+      VarEvent h = e;
+      h.kind = VarEvent::HelperOut;
+      h.stmt = call;
+      h.call = call;
+      h.opcode = i;
+      // `make_face(&face[d], d)` in a loop evaluated iteration by iteration.
+      if (!e.anyElement || (ase && iteratedLoopWrite(vd, ase, call, h))) {
+        if (!e.anyElement)
+          events_[vd].push_back(h);
+        return;
+      }
     }
     escape(vd, e, "has its address passed to '" + name + "'");
   }
@@ -1139,7 +1149,8 @@ void FunctionFlow::accountForEarlierIterations(
     for (VarEvent &e : events) {
       if (!e.iterationIndex)
         continue;
-      if (e.kind == VarEvent::ConstructorOut && !rowLength(vd->getType(), ctx)) {
+      if ((e.kind == VarEvent::ConstructorOut || e.kind == VarEvent::HelperOut) &&
+          !rowLength(vd->getType(), ctx)) {
         // Iteration k' < k wrote element f(k'): defined at the loop's head, evaluated in k'.
         std::map<const VarDecl *, int64_t> b = bound_;
         for (int64_t k = it.first; k < it.value; ++k) {
