@@ -475,7 +475,8 @@ private:
     return true;
   }
 
-  std::optional<CountedLoop> checkCountedLoop(const ForStmt *loop) {
+  /// The header of a counted loop: its variable (a local, non-volatile integer) and range.
+  std::optional<CountedLoop> countedHeader(const ForStmt *loop) {
     const VarDecl *i = loopVariable(loop);
     if (!i || !i->hasLocalStorage() || !i->getType()->isIntegerType() ||
         i->getType().isVolatileQualified())
@@ -483,6 +484,14 @@ private:
     std::optional<std::pair<int64_t, int64_t>> range = countedRange(loop, i);
     if (!range)
       return std::nullopt;
+    return CountedLoop{loop, i, range->first, range->second, {}};
+  }
+
+  std::optional<CountedLoop> checkCountedLoop(const ForStmt *loop) {
+    std::optional<CountedLoop> header = countedHeader(loop);
+    if (!header)
+      return std::nullopt;
+    const VarDecl *i = header->var;
     std::vector<const Stmt *> body;
     if (const auto *cs = dyn_cast<CompoundStmt>(loop->getBody()))
       body.assign(cs->body_begin(), cs->body_end());
@@ -504,7 +513,7 @@ private:
       writes.insert(st);
       if (const auto *w = dyn_cast<BinaryOperator>(st); w && w->getOpcode() == BO_Assign) {
         const Expr *a = elementAtLoopIndex(w->getLHS(), i);
-        out = a ? arrayCovering(a, range->first, range->second) : nullptr;
+        out = a ? arrayCovering(a, header->lo, header->hi) : nullptr;
         values.push_back(w->getRHS());
       } else if (const auto *call = dyn_cast<CallExpr>(st)) {
         std::string name = directCalleeName(call);
@@ -514,12 +523,12 @@ private:
             if (spec->args[k].role != ArgRole::NewType) {
               values.push_back(call->getArg(k));
             } else if (const Expr *a = addressOfElementAtLoopIndex(call->getArg(k), i)) {
-              out = arrayCovering(a, range->first, range->second);
+              out = arrayCovering(a, header->lo, header->hi);
             }
           }
         } else if (findTypeManagement(name) == TypeManagement::Commit && call->getNumArgs() == 1) {
           const Expr *a = addressOfElementAtLoopIndex(call->getArg(0), i);
-          const VarDecl *committed = a ? arrayCovering(a, range->first, range->second) : nullptr;
+          const VarDecl *committed = a ? arrayCovering(a, header->lo, header->hi) : nullptr;
           if (!committed || !written.count(committed))
             return std::nullopt;
           statements.push_back({nullptr, {}});
@@ -540,7 +549,8 @@ private:
       if (out)
         earlier.insert(out);
     }
-    return CountedLoop{loop, i, range->first, range->second, std::move(writes)};
+    header->writes = std::move(writes);
+    return header;
   }
 
   /// The variable a for loop's init sets: `i = lo` or `int i = lo`.
@@ -587,19 +597,15 @@ private:
     return bound_;
   }
 
-  /// A loop whose iterations the tool evaluates one by one (iteratedLoopAround): a counted loop
-  /// header (countedRange, at most 64 iterations) over a local integer that nothing writes in
-  /// the body or through a pointer, whose body holds no break, continue, goto or label.
+  /// A loop whose iterations the tool evaluates one by one (iteratedLoopWrite): a counted loop
+  /// header (at most 64 iterations) over a variable that nothing writes in the body or through
+  /// a pointer, whose body holds no break, continue, goto or label.
   std::optional<CountedLoop> checkIteratedLoop(const ForStmt *loop) {
-    const VarDecl *i = loopVariable(loop);
-    if (!i || !i->hasLocalStorage() || !i->getType()->isIntegerType() ||
-        i->getType().isVolatileQualified())
+    std::optional<CountedLoop> header = countedHeader(loop);
+    if (!header || header->hi - header->lo > kMaxIterated || hasJump(loop->getBody()) ||
+        !onlyReadIn(loop->getBody(), header->var) || addressEscapes(body_, header->var))
       return std::nullopt;
-    std::optional<std::pair<int64_t, int64_t>> range = countedRange(loop, i);
-    if (!range || range->second - range->first > kMaxIterated || hasJump(loop->getBody()) ||
-        !onlyReadIn(loop->getBody(), i) || addressEscapes(body_, i))
-      return std::nullopt;
-    return CountedLoop{loop, i, range->first, range->second, {}};
+    return header;
   }
   static constexpr int64_t kMaxIterated = 64;
 
