@@ -63,7 +63,7 @@ Finding findingAt(const char *name, const Expr *e, std::string message, ASTConte
 
 std::vector<Finding> runChecks(ASTContext &ctx, const LintOptions &options) {
   std::vector<ConstructorSite> constructors = collectConstructorSites(ctx);
-  frontend::Analysis analysis = frontend::analyze(ctx);
+  frontend::Analysis analysis = frontend::analyze(ctx, nullptr, nullptr, options.wholeProgram);
   CheckContext c{ctx, constructors, analysis, options};
   std::vector<Finding> out;
   checkNonCanonicalType(c, out);

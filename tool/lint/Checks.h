@@ -56,6 +56,9 @@ struct LintOptions {
   bool builtWithTempi = false;
   /// The MPI is CUDA-aware (also assumed when the TU defines MPIX_CUDA_AWARE_SUPPORT to 1).
   bool mpiCudaAware = false;
+  /// The file is the whole program (tempi-rewrite's --whole-program): a global datatype of
+  /// external linkage, or a function another file could call, is proven as a static one.
+  bool wholeProgram = false;
   /// Checks not to report, by name without the "tempi-" prefix (--disable=a,b).
   std::vector<std::string> disabled;
 };

@@ -45,6 +45,11 @@ cl::opt<bool> builtWithTempi("tempi",
                              cl::cat(category));
 cl::opt<bool> mpiCudaAware("mpi-cuda-aware", cl::desc("The MPI accepts device buffers"),
                            cl::cat(category));
+cl::opt<bool> wholeProgram(
+    "whole-program",
+    cl::desc("The input is the whole program (as tempi-cc assumes when one command compiles and "
+             "links one source): a global MPI_Datatype it defines is proven like a static one"),
+    cl::cat(category));
 cl::list<std::string> disabledChecks(
     "disable", cl::CommaSeparated, cl::value_desc("check,..."),
     cl::desc("Do not report these checks (names as --list-checks prints them, with or without "
@@ -126,6 +131,7 @@ int main(int argc, const char **argv) {
   tempi::lint::LintRunOptions opts;
   opts.checks.builtWithTempi = builtWithTempi;
   opts.checks.mpiCudaAware = mpiCudaAware;
+  opts.checks.wholeProgram = wholeProgram;
   for (std::string name : disabledChecks) {
     if (StringRef(name).starts_with("tempi-")) name = name.substr(6);
     if (!tempi::lint::findCheck(name)) {
