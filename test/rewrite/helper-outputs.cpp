@@ -47,3 +47,15 @@ void exchange(double *a, int peer) {
   // CHECK: {{^}}  MPI_Send(a, 1, b, peer, 3, MPI_COMM_WORLD);
   // REMARK: remark: datatype 'b' of MPI_Send is left to the runtime: 'b' is set by 'in_branch', whose constructor on line 28 does not run exactly once in every call
 }
+
+// The reference form in a loop evaluated iteration by iteration (loop-iterations.c).
+void all_faces(double *a, int peer) {
+  MPI_Datatype face[3];
+  for (int d = 0; d < 3; ++d) {
+    make_face(face[d], d);
+    MPI_Type_commit(&face[d]);
+  }
+  MPI_Send(a, 1, face[2], peer, 4, MPI_COMM_WORLD);
+  // CHECK: tempi_Send(a, 1, face[2], peer, 4, MPI_COMM_WORLD, &tempi_gen_plan_
+  // REMARK: remark: rewritten: MPI_Send -> tempi_Send: 'face[2]' holds subarray(3, [18, 18, 18], [16, 16, 1], [1, 1, 1]
+}

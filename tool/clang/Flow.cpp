@@ -794,11 +794,13 @@ private:
     // reads and writes the variable itself, and those references are classified one by one.
     if (isa<CapturedStmt>(p))
       return;
+    const ArraySubscriptExpr *element = nullptr; // the a[k] this reference names, if any
     // Arrays: a[k] names element k; a bare decayed array is a pointer to every element.
     if (auto *ice = dyn_cast<ImplicitCastExpr>(p); ice && ice->getCastKind() == CK_ArrayToPointerDecay) {
       const Stmt *child = nullptr;
       const Stmt *pp = skipUp(pm_, ice, child);
       if (auto *ase = dyn_cast_or_null<ArraySubscriptExpr>(pp); ase && ase->getBase() == child) {
+        element = ase;
         if (std::optional<int64_t> k = constantIndex(ase->getIdx(), ctx_, boundAt(ase))) {
           e.element = *k;
           if (boundAt(ase) == &iterationBound_ && !constantIndex(ase->getIdx(), ctx_, bound_))
@@ -884,9 +886,16 @@ private:
       int i = argumentIndex(call, node);
       if (i >= 0 && paramIsConstPointer(call, i))
         return;
-      if (i >= 0 && !e.anyElement && isHelperDatatypeOutput(call, static_cast<unsigned>(i))) {
-        helperOutput(vd, e, call, i); // C++: `make_face(t, 0)` into an `MPI_Datatype &`
-        return;
+      if (i >= 0 && isHelperDatatypeOutput(call, static_cast<unsigned>(i))) {
+        // C++: `make_face(t, 0)` into an `MPI_Datatype &`; `make_face(face[d], d)` in a loop
+        // evaluated iteration by iteration.
+        VarEvent h = helperOutput(e, call, i);
+        if (!e.anyElement) {
+          events_[vd].push_back(h);
+          return;
+        }
+        if (element && iteratedLoopWrite(vd, element, call, h))
+          return;
       }
       escape(vd, e, "is passed by reference to '" + directCalleeName(call) + "'");
       return;
@@ -1005,11 +1014,7 @@ private:
     if (i >= 0 && paramIsConstPointer(call, i))
       return;
     if (i >= 0 && isHelperDatatypeOutput(call, static_cast<unsigned>(i))) {
-      VarEvent h = e;
-      h.kind = VarEvent::HelperOut;
-      h.stmt = call;
-      h.call = call;
-      h.opcode = i;
+      VarEvent h = helperOutput(e, call, i);
       // `make_face(&face[d], d)` in a loop evaluated iteration by iteration.
       if (!e.anyElement || (ase && iteratedLoopWrite(vd, ase, call, h))) {
         if (!e.anyElement)
@@ -1021,12 +1026,12 @@ private:
   }
 
   /// `vd` (or `&vd`) as argument i of a call to a builder helper: a definition at the call.
-  void helperOutput(const VarDecl *vd, VarEvent e, const CallExpr *call, int i) {
+  static VarEvent helperOutput(VarEvent e, const CallExpr *call, int i) {
     e.kind = VarEvent::HelperOut;
     e.stmt = call;
     e.call = call;
     e.opcode = i;
-    events_[vd].push_back(e);
+    return e;
   }
 
   /// Whether argument i of the call goes to an `MPI_Datatype *` (or C++ `MPI_Datatype &`)
