@@ -1108,10 +1108,14 @@ std::unique_ptr<FunctionFlow> FunctionFlow::build(const Decl *fn, ASTContext &ct
 }
 
 const FunctionFlow &FunctionFlow::iterationFlow(const VarEvent &e) const {
-  std::unique_ptr<FunctionFlow> &f = iterations_[{e.loop, e.loopValue}];
+  // One cache for the function's flow and every iteration flow made from it: an iteration's
+  // evaluation asks for earlier iterations, which may ask for theirs.
+  const FunctionFlow &root = root_ ? *root_ : *this;
+  std::unique_ptr<FunctionFlow> &f = root.iterations_[{e.loop, e.loopValue}];
   if (!f) {
     LoopIteration it{e.loop, e.loopVar, e.loopValue, e.loopFirst};
     f = build(fn_, *ctx_, hasBound_ ? &bound_ : nullptr, tracked_, &it);
+    f->root_ = &root;
   }
   return *f;
 }

@@ -174,7 +174,8 @@ private:
   std::optional<LoopIteration> iteration_;
   std::unique_ptr<clang::ParentMap> parents_;             ///< iteration flows only
   mutable std::map<std::pair<const clang::ForStmt *, int64_t>, std::unique_ptr<FunctionFlow>>
-      iterations_;
+      iterations_;                                        ///< the root flow's, shared
+  const FunctionFlow *root_ = nullptr; ///< an iteration flow's: the flow that owns it
 };
 
 /// Whether `d` reads a variable of an enclosing function through the capture of a lambda or a
