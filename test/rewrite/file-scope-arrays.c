@@ -122,6 +122,33 @@ static void free_types(void) {
   MPI_Type_free(&pair[1]);
 }
 
+// Built by a builder helper: a variable, and an array's elements in a loop evaluated iteration
+// by iteration (loop-iterations.c).
+static MPI_Datatype by_helper;
+static MPI_Datatype helper_faces[3];
+
+static void make_column(MPI_Datatype *out, int width) {
+  MPI_Type_vector(N, width, NT, MPI_DOUBLE, out);
+}
+
+static void init_helpers(void) {
+  make_column(&by_helper, 3);
+  MPI_Type_commit(&by_helper);
+  for (int d = 0; d < 3; ++d) {
+    make_column(&helper_faces[d], d + 1);
+    MPI_Type_commit(&helper_faces[d]);
+  }
+}
+
+static void send_helpers(double *u) {
+  MPI_Send(u, 1, by_helper, 1, 20, MPI_COMM_WORLD);
+  // CHECK: tempi_Send(u, 1, by_helper, 1, 20, MPI_COMM_WORLD, &tempi_gen_plan_
+  // REMARK: remark: rewritten: MPI_Send -> tempi_Send: 'by_helper' holds vector(32, 3, 36, MPI_DOUBLE)
+  MPI_Send(u, 1, helper_faces[1], 1, 21, MPI_COMM_WORLD);
+  // CHECK: tempi_Send(u, 1, helper_faces[1], 1, 21, MPI_COMM_WORLD, &tempi_gen_plan_
+  // REMARK: remark: rewritten: MPI_Send -> tempi_Send: 'helper_faces[1]' holds vector(32, 2, 36, MPI_DOUBLE)
+}
+
 int main(int argc, char **argv) {
   double u[NT * NT * NT], v[NT * NT * NT];
   MPI_Init(&argc, &argv);
@@ -132,6 +159,8 @@ int main(int argc, char **argv) {
   // CHECK: tempi_Send(u, 1, lazy_column(1), 1, 13, MPI_COMM_WORLD, &tempi_gen_plan_
   // REMARK: remark: rewritten: MPI_Send -> tempi_Send: 'lazy_column(1)' holds vector(32, 2, 36, MPI_DOUBLE)
   free_types();
+  init_helpers();
+  send_helpers(u);
   MPI_Finalize();
   return 0;
 }

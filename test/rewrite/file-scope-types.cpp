@@ -67,3 +67,18 @@ void pick(double *a, int flag) {
   // CHECK: {{^}}  MPI_Send(a, 1, cond_a, 1, 5, MPI_COMM_WORLD);
   // REMARK: remark: datatype 'cond_a' of MPI_Send is left to the runtime: 'cond_a' is assigned on line 57
 }
+
+// Built by a builder helper taking an `MPI_Datatype &` (since session 19).
+static MPI_Datatype by_ref;
+static void make_column(MPI_Datatype &out, int width) {
+  MPI_Type_vector(8, width, 16, MPI_DOUBLE, &out);
+}
+void setup_by_ref() {
+  make_column(by_ref, 2);
+  MPI_Type_commit(&by_ref);
+}
+void send_by_ref(double *a) {
+  MPI_Send(a, 1, by_ref, 1, 7, MPI_COMM_WORLD);
+  // CHECK: tempi_Send(a, 1, by_ref, 1, 7, MPI_COMM_WORLD, &tempi_gen_plan_
+  // REMARK: remark: rewritten: MPI_Send -> tempi_Send: 'by_ref' holds vector(8, 2, 16, MPI_DOUBLE)
+}

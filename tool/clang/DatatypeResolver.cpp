@@ -355,9 +355,12 @@ TypeExprPtr DatatypeResolver::fromFileScope(const VarDecl *var, Unresolved &why,
   }
   DatatypeResolver inner(bev, helper_, files_);
   Unresolved w;
-  TypeExprPtr t = inner.fromConstructor(b->call, *b->spec, *bp, w, depth + 1);
+  TypeExprPtr t = b->spec ? inner.fromConstructor(b->call, *b->spec, *bp, w, depth + 1)
+                          : inner.fromHelperOutput(b->call, static_cast<unsigned>(b->output), *bp,
+                                                   var->getNameAsString(), w, depth);
   if (!t) {
-    why = {built + ": " + w.reason, w.loc};
+    // A helper's reasons name the variable already ("'t' is set by 'make', ...").
+    why = {b->spec ? built + ": " + w.reason : w.reason, w.loc};
     return nullptr;
   }
   return t;

@@ -100,6 +100,14 @@ void FileScopeTypes::scan() {
       other("is written inside a template"); // the instances are not followed
       continue;
     }
+    // C++: the variable bound to a builder helper's `MPI_Datatype &` output.
+    if (const auto *call = dyn_cast_or_null<CallExpr>(p)) {
+      int k = argumentIndex(call, child);
+      if (k >= 0 && isHelperDatatypeOutput(call, static_cast<unsigned>(k))) {
+        u.builders.push_back({call, nullptr, r.function, k});
+        continue;
+      }
+    }
     const auto *addr = dyn_cast_or_null<UnaryOperator>(p);
     if (!addr || addr->getOpcode() != UO_AddrOf) {
       const auto *bo = dyn_cast_or_null<BinaryOperator>(p);
@@ -119,6 +127,10 @@ void FileScopeTypes::scan() {
     if (const ConstructorSpec *cs = findConstructor(callee);
         cs && static_cast<size_t>(k) < cs->args.size() && cs->args[k].role == ArgRole::NewType) {
       u.builders.push_back({call, cs, r.function});
+      continue;
+    }
+    if (isHelperDatatypeOutput(call, static_cast<unsigned>(k))) {
+      u.builders.push_back({call, nullptr, r.function, k}); // a builder helper's output
       continue;
     }
     TypeManagement tm = findTypeManagement(callee);
@@ -252,6 +264,7 @@ FileScopeTypes::elementBuilderOf(const VarDecl *var, int64_t k, Unresolved &why)
       case VarEvent::Free:
         continue; // the same constructor, run again, builds the same datatype
       case VarEvent::ConstructorOut:
+      case VarEvent::HelperOut:
         if (e->anyElement)
           return refuse(name, "is built through a non-constant index on " + lineOf(loc, sm) +
                                   " (outside a counted loop the tool reads whole)",

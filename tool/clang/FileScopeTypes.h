@@ -8,7 +8,8 @@
 ///   - it has internal linkage (static, an anonymous namespace, a static local), or external
 ///     linkage and the tool was told that this file is the whole program (tempi-cc when one
 ///     command compiles and links one source), and this file defines it;
-///   - exactly one call writes it: a datatype constructor whose output argument is `&v`, whose
+///   - exactly one call writes it: a datatype constructor whose output argument is `&v`, or a
+///     builder helper of this file given `&v` (C++: `v` for an `MPI_Datatype &`), whose
 ///     arguments DatatypeResolver proves at that call, in that function, with nothing bound
 ///     (so every run of it builds the same datatype);
 ///   - every other reference reads its value, or passes `&v` to MPI_Type_commit or
@@ -19,12 +20,12 @@
 ///
 /// An array of datatypes (`static MPI_Datatype face[6];`, one dimension) is proven element by
 /// element under the same rules, an element standing for the variable: element k holds one
-/// datatype when exactly one constructor of the file writes `&face[k]`, with k a constant or the
-/// variable of a counted loop that FunctionFlow understands whole (`for (d = 0; d < 6; ++d)
-/// MPI_Type_create_subarray(..., &face[d]);`), and no write elsewhere can reach any element
-/// (through a non-constant index outside such a loop, or a pointer). The array itself may be
-/// read through a pointer to const (MPI_Alltoallw's types). Its initializer may only spell
-/// MPI_DATATYPE_NULL.
+/// datatype when exactly one constructor (or builder helper) of the file writes `&face[k]`,
+/// with k a constant or the variable of a loop FunctionFlow reads whole or evaluates iteration
+/// by iteration (`for (d = 0; d < 6; ++d) MPI_Type_create_subarray(..., &face[d]);`), and no
+/// write elsewhere can reach any element (through a non-constant index outside such a loop, or
+/// a pointer). The array itself may be read through a pointer to const (MPI_Alltoallw's types).
+/// Its initializer may only spell MPI_DATATYPE_NULL.
 #pragma once
 
 #include "tool/clang/Flow.h"
@@ -45,11 +46,13 @@ public:
   FileScopeTypes(clang::ASTContext &ctx, bool wholeProgram)
       : ctx_(ctx), wholeProgram_(wholeProgram) {}
 
-  /// The one constructor call that writes `var`.
+  /// The one call that writes `var`: a datatype constructor, or a builder helper (DatatypeResolver
+  /// follows it) whose argument `output` is `&var` (C++: `var`).
   struct Builder {
     const clang::CallExpr *call = nullptr;
-    const ConstructorSpec *spec = nullptr;
+    const ConstructorSpec *spec = nullptr;         ///< null for a builder helper
     const clang::FunctionDecl *function = nullptr; ///< whose body holds the call
+    int output = -1;                               ///< a builder helper's output argument
   };
   /// The builder of a static-storage MPI_Datatype variable, or none with `why.reason` a sentence
   /// that starts with the variable's name ("'face' is a global variable that another file may

@@ -92,6 +92,20 @@ int argumentIndex(const CallExpr *c, const Stmt *arg) {
   return -1;
 }
 
+bool isHelperDatatypeOutput(const CallExpr *call, unsigned i) {
+  const FunctionDecl *fd = call->getDirectCallee();
+  const FunctionDecl *def = nullptr;
+  if (!fd || !fd->hasBody(def) || !def || i >= def->getNumParams())
+    return false;
+  QualType t = def->getParamDecl(i)->getType();
+  QualType pointee;
+  if (const auto *pt = t->getAs<PointerType>())
+    pointee = pt->getPointeeType();
+  else if (const auto *rt = t->getAs<LValueReferenceType>())
+    pointee = rt->getPointeeType();
+  return !pointee.isNull() && !pointee.isConstQualified() && isDatatypeType(pointee);
+}
+
 bool paramIsConstPointer(const CallExpr *c, int i) {
   const FunctionDecl *fd = c->getDirectCallee();
   if (!fd || i < 0 || static_cast<unsigned>(i) >= fd->getNumParams())
@@ -1032,23 +1046,6 @@ private:
     e.call = call;
     e.opcode = i;
     return e;
-  }
-
-  /// Whether argument i of the call goes to an `MPI_Datatype *` (or C++ `MPI_Datatype &`)
-  /// parameter of a function whose body this file holds (a builder helper: DatatypeResolver
-  /// follows it).
-  static bool isHelperDatatypeOutput(const CallExpr *call, unsigned i) {
-    const FunctionDecl *fd = call->getDirectCallee();
-    const FunctionDecl *def = nullptr;
-    if (!fd || !fd->hasBody(def) || !def || i >= def->getNumParams())
-      return false;
-    QualType t = def->getParamDecl(i)->getType();
-    QualType pointee;
-    if (const auto *pt = t->getAs<PointerType>())
-      pointee = pt->getPointeeType();
-    else if (const auto *rt = t->getAs<LValueReferenceType>())
-      pointee = rt->getPointeeType();
-    return !pointee.isNull() && !pointee.isConstQualified() && isDatatypeType(pointee);
   }
 
   ASTContext &ctx_;

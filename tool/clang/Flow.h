@@ -188,6 +188,11 @@ bool capturedByLambdaOrBlock(const clang::DeclRefExpr *d, clang::ASTContext &ctx
 /// r*C+c; none for any other type.
 std::optional<int64_t> rowLength(clang::QualType t, const clang::ASTContext &ctx);
 
+/// Whether argument i of the call goes to an `MPI_Datatype *` (or C++ `MPI_Datatype &`)
+/// parameter of a function whose body this file holds (a builder helper: DatatypeResolver
+/// follows it).
+bool isHelperDatatypeOutput(const clang::CallExpr *call, unsigned i);
+
 /// Whether argument i of the call goes to a pointer-to-const parameter (read, never written).
 bool paramIsConstPointer(const clang::CallExpr *c, int i);
 
