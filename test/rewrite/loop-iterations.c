@@ -1,5 +1,6 @@
 // A loop the tool cannot read whole (its body declares and sets up its own size arrays, or does
-// other work) is evaluated iteration by iteration: for a counted loop header over a local integer
+// other work) is evaluated iteration by iteration: for a counted loop header (bounds constants,
+// or locals never written after a constant initializer) over a local integer
 // nothing writes in the body or through a pointer, with at most 64 iterations and no break,
 // continue or goto in the body, a constructor that is a statement of the body (or the one call
 // of an error check there) writing &a[f(i)] defines element f(k) in iteration k. It is proven at
@@ -226,3 +227,25 @@ void helper_faces(double *u) {
 // CHECK-LABEL: void helper_faces(
 // CHECK: tempi_Send(u, 1, face[1], 1, 13, MPI_COMM_WORLD, &tempi_gen_plan_
 // REMARK: remark: rewritten: MPI_Send -> tempi_Send: 'face[1]' holds subarray(3, [6, 6, 6], [4, 1, 4], [1, 1, 1], C, MPI_DOUBLE)
+
+// A bound held in a local that is never written after its constant initializer.
+void local_bound(double *u) {
+  int nfaces = 3, changed = 2;
+  MPI_Datatype t[3], s[3];
+  for (int k = 0; k < nfaces; ++k) {
+    int w = k + 1;
+    MPI_Type_contiguous(w, MPI_DOUBLE, &t[k]);
+  }
+  MPI_Send(u, 1, t[2], 1, 14, MPI_COMM_WORLD);
+  changed++;
+  for (int k = 0; k < changed; ++k) {
+    int w = k + 1;
+    MPI_Type_contiguous(w, MPI_DOUBLE, &s[k]);
+  }
+  MPI_Send(u, 1, s[1], 1, 15, MPI_COMM_WORLD);
+}
+// CHECK-LABEL: void local_bound(
+// CHECK: tempi_Send(u, 1, t[2], 1, 14, MPI_COMM_WORLD, &tempi_gen_plan_
+// CHECK: {{^}}  MPI_Send(u, 1, s[1], 1, 15, MPI_COMM_WORLD);
+// REMARK: remark: rewritten: MPI_Send -> tempi_Send: 't[2]' holds contiguous(3, MPI_DOUBLE)
+// REMARK: remark: datatype 's[1]' of MPI_Send is left to the runtime: 's[1]' is written through a non-constant index

@@ -736,8 +736,23 @@ private:
     return true;
   }
 
+  /// A loop bound: a constant the folder knows, or a local integer that is never written after
+  /// its constant initializer (`int nfaces = 6;` ... `d < nfaces`): every reference to it in the
+  /// function loads it, so it holds the initializer's value wherever it is in scope.
+  std::optional<int64_t> loopBound(const Expr *e) {
+    if (std::optional<int64_t> v = constantIndex(e, ctx_, nullptr))
+      return v;
+    const auto *ref = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+    const auto *v = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+    if (!v || !v->hasLocalStorage() || isa<ParmVarDecl>(v) || !v->getType()->isIntegerType() ||
+        v->getType().isVolatileQualified() || !v->getInit() || !onlyReadIn(body_, v))
+      return std::nullopt;
+    return constantIndex(v->getInit(), ctx_, nullptr);
+  }
+
   /// [lo, hi) of a counted loop over `i`: init `i = lo` or `int i = lo`, condition `i < hi` or
-  /// `i <= hi`, step `++i`, `i++` or `i += 1`; lo and hi constants; 1 to 4096 iterations.
+  /// `i <= hi`, step `++i`, `i++` or `i += 1`; lo and hi bounds (loopBound); 1 to 4096
+  /// iterations.
   std::optional<std::pair<int64_t, int64_t>> countedRange(const ForStmt *loop, const VarDecl *i) {
     auto isI = [&](const Expr *x) {
       const auto *r = x ? dyn_cast<DeclRefExpr>(x->IgnoreParenImpCasts()) : nullptr;
@@ -761,8 +776,8 @@ private:
     else if (const auto *c = dyn_cast_or_null<CompoundAssignOperator>(inc))
       step = c->getOpcode() == BO_AddAssign && isI(c->getLHS()) &&
              constantIndex(c->getRHS(), ctx_, nullptr) == 1;
-    std::optional<int64_t> lo = constantIndex(loExpr, ctx_, nullptr);
-    std::optional<int64_t> hi = constantIndex(cond->getRHS(), ctx_, nullptr);
+    std::optional<int64_t> lo = loopBound(loExpr);
+    std::optional<int64_t> hi = loopBound(cond->getRHS());
     if (!step || !lo || !hi)
       return std::nullopt;
     const int64_t end = *hi + (cond->getOpcode() == BO_LE ? 1 : 0);
