@@ -634,51 +634,49 @@ private:
     return false;
   }
 
-  /// Whether every reference to `i` under `s` loads its value.
-  bool onlyReadIn(const Stmt *s, const VarDecl *i) const {
-    if (!s)
-      return true;
-    if (const auto *ref = dyn_cast<DeclRefExpr>(s); ref && ref->getDecl() == i) {
-      const Stmt *child = ref;
-      const Stmt *p = skipUp(pm_, ref, child);
-      const auto *ice = dyn_cast_or_null<ImplicitCastExpr>(p);
-      return (ice && ice->getCastKind() == CK_LValueToRValue) ||
-             isa_and_nonnull<UnaryExprOrTypeTraitExpr>(p);
-    }
-    for (const Stmt *child : s->children())
-      if (!onlyReadIn(child, i))
-        return false;
-    return true;
+  /// How one reference uses its variable: loads it (or names it in sizeof), writes it (the left
+  /// of an assignment, ++, --), or anything else (its address, a reference bound to it).
+  enum class Use { Load, Write, Other };
+  Use useOf(const DeclRefExpr *ref) const {
+    const Stmt *child = ref;
+    const Stmt *p = skipUp(pm_, ref, child);
+    if (const auto *ice = dyn_cast_or_null<ImplicitCastExpr>(p);
+        (ice && ice->getCastKind() == CK_LValueToRValue) || isa_and_nonnull<UnaryExprOrTypeTraitExpr>(p))
+      return Use::Load;
+    if (const auto *bo = dyn_cast_or_null<BinaryOperator>(p);
+        bo && bo->isAssignmentOp() && bo->getLHS() == child)
+      return Use::Write;
+    if (const auto *uo = dyn_cast_or_null<UnaryOperator>(p); uo && uo->isIncrementDecrementOp())
+      return Use::Write;
+    return Use::Other;
   }
 
-  /// Whether `i`'s address is taken (or a reference bound to it) anywhere under `s`.
-  bool addressEscapes(const Stmt *s, const VarDecl *i) const {
+  /// Whether some reference to `v` under `s` uses it otherwise than `allowed` says.
+  bool usedOtherwise(const Stmt *s, const VarDecl *v, bool (*allowed)(Use)) const {
     if (!s)
       return false;
-    if (const auto *ref = dyn_cast<DeclRefExpr>(s); ref && ref->getDecl() == i) {
-      const Stmt *child = ref;
-      const Stmt *p = skipUp(pm_, ref, child);
-      if (const auto *ice = dyn_cast_or_null<ImplicitCastExpr>(p);
-          ice && ice->getCastKind() == CK_LValueToRValue)
-        return false;
-      if (const auto *bo = dyn_cast_or_null<BinaryOperator>(p);
-          bo && bo->isAssignmentOp() && bo->getLHS() == child)
-        return false;
-      if (const auto *uo = dyn_cast_or_null<UnaryOperator>(p); uo && uo->isIncrementDecrementOp())
-        return false;
-      return !isa_and_nonnull<UnaryExprOrTypeTraitExpr>(p);
-    }
+    if (const auto *ref = dyn_cast<DeclRefExpr>(s); ref && ref->getDecl() == v)
+      return !allowed(useOf(ref));
     for (const Stmt *child : s->children())
-      if (addressEscapes(child, i))
+      if (usedOtherwise(child, v, allowed))
         return true;
     return false;
   }
 
+  /// Whether every reference to `v` under `s` loads its value.
+  bool onlyReadIn(const Stmt *s, const VarDecl *v) const {
+    return !usedOtherwise(s, v, [](Use u) { return u == Use::Load; });
+  }
+
+  /// Whether `v`'s address is taken (or a reference bound to it) anywhere under `s`.
+  bool addressEscapes(const Stmt *s, const VarDecl *v) const {
+    return usedOtherwise(s, v, [](Use u) { return u != Use::Other; });
+  }
+
   /// `&a[f(i)]` as the output of a constructor (or a builder helper) that runs once in every
-  /// iteration of a loop the
-  /// tool evaluates iteration by iteration (checkIteratedLoop): the call is a statement of the
-  /// body, or the one call of an error check there (wrappedDatatypeCall), so no earlier
-  /// statement can skip it. One event per iteration k, for element f(k), placed where the loop
+  /// iteration of a loop the tool evaluates iteration by iteration (checkIteratedLoop): the call
+  /// is a statement of the body, or the one call of an error check there (wrappedDatatypeCall),
+  /// so no earlier statement can skip it. One event per iteration k, for element f(k), placed where the loop
   /// exits and evaluated at the call in iteration k (FunctionFlow::iterationFlow), where the
   /// body's own set-up (`int sub[3] = {N, N, N}; sub[d] = 1;`) is proven as straight-line code.
   /// Returns whether so.
