@@ -1295,6 +1295,13 @@ Unresolved FunctionFlow::severalDefinitions(const std::vector<const VarEvent *> 
   if (reaching.size() > 1 && reaching[0]->kind == VarEvent::HelperOut &&
       reaching[1]->kind == VarEvent::HelperOut && reaching[0]->stmt == reaching[1]->stmt)
     return {"is written twice by the call on " + lineOf(reaching[1]->loc, sm), reaching[1]->loc};
+  // Two iterations of one loop writing the same element (`&t[k - k]`).
+  if (reaching.size() > 1 && reaching[0]->loop && reaching[0]->loop == reaching[1]->loop &&
+      reaching[0]->loopValue != reaching[1]->loopValue)
+    return {"is written by two iterations of the loop on " + lineOf(reaching[0]->loop->getBeginLoc(), sm) +
+                " (its variable " + std::to_string(reaching[0]->loopValue) + " and " +
+                std::to_string(reaching[1]->loopValue) + ")",
+            reaching[1]->loc};
   // One definition reaching another (a conditional or looping assignment after the first) is a
   // reassignment; definitions none of which leads to another are alternatives (if/else).
   for (const VarEvent *a : reaching)
