@@ -249,3 +249,20 @@ void local_bound(double *u) {
 // CHECK: {{^}}  MPI_Send(u, 1, s[1], 1, 15, MPI_COMM_WORLD);
 // REMARK: remark: rewritten: MPI_Send -> tempi_Send: 't[2]' holds contiguous(3, MPI_DOUBLE)
 // REMARK: remark: datatype 's[1]' of MPI_Send is left to the runtime: 's[1]' is written through a non-constant index
+
+// An inner counted loop sets the body's sizes from the outer loop's variable.
+void inner_loop(double *u) {
+  int sizes[3] = {NT, NT, NT}, starts[3] = {1, 1, 1};
+  MPI_Datatype face[3];
+  for (int d = 0; d < 3; ++d) {
+    int sub[3];
+    for (int j = 0; j < 3; ++j)
+      sub[j] = (j == d) ? 1 : N;
+    MPI_Type_create_subarray(3, sizes, sub, starts, MPI_ORDER_C, MPI_DOUBLE, &face[d]);
+    MPI_Type_commit(&face[d]);
+  }
+  MPI_Send(u, 1, face[1], 1, 16, MPI_COMM_WORLD);
+}
+// CHECK-LABEL: void inner_loop(
+// CHECK: tempi_Send(u, 1, face[1], 1, 16, MPI_COMM_WORLD, &tempi_gen_plan_
+// REMARK: remark: rewritten: MPI_Send -> tempi_Send: 'face[1]' holds subarray(3, [6, 6, 6], [4, 1, 4], [1, 1, 1], C, MPI_DOUBLE)
