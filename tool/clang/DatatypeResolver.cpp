@@ -151,8 +151,7 @@ TypeExprPtr DatatypeResolver::resolve(const Expr *e, Point at, Unresolved &why, 
       why = {"the datatype is read through a pointer", loc};
       return nullptr;
     }
-    const bool fileScope = !vd->hasLocalStorage() && files_ &&
-                           FileScopeTypes::isDatatypeArray(vd->getType(), ev_.context());
+    const bool fileScope = isFileScopeArray(vd);
     if ((!vd->hasLocalStorage() && !fileScope) || isa<ParmVarDecl>(vd)) {
       why = {"'" + vd->getNameAsString() + "' is not a local array", loc};
       return nullptr;
@@ -366,6 +365,11 @@ TypeExprPtr DatatypeResolver::fromFileScope(const VarDecl *var, Unresolved &why,
   return t;
 }
 
+bool DatatypeResolver::isFileScopeArray(const VarDecl *vd) const {
+  return vd && !vd->hasLocalStorage() && files_ &&
+         FileScopeTypes::isDatatypeArray(vd->getType(), ev_.context());
+}
+
 TypeExprPtr DatatypeResolver::fromFileScopeElement(const VarDecl *var, int64_t k, Point use,
                                                    Unresolved &why, int depth) {
   std::optional<FileScopeTypes::ElementBuilder> b = files_->elementBuilderOf(var, k, why);
@@ -453,9 +457,7 @@ TypeExprPtr DatatypeResolver::fromHelperCall(const CallExpr *call, Point at, Unr
     // An element of a static-storage array FileScopeTypes proves (`return cols[e];`).
     if (const auto *ase = dyn_cast_or_null<ArraySubscriptExpr>(ret))
       if (const auto *base = dyn_cast<DeclRefExpr>(ase->getBase()->IgnoreParenImpCasts());
-          base && files_ && isa<VarDecl>(base->getDecl()) &&
-          !cast<VarDecl>(base->getDecl())->hasLocalStorage() &&
-          FileScopeTypes::isDatatypeArray(base->getDecl()->getType(), ctx))
+          base && isFileScopeArray(dyn_cast<VarDecl>(base->getDecl())))
         ret = base;
     const auto *d = dyn_cast_or_null<DeclRefExpr>(ret);
     const auto *vd = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
@@ -677,8 +679,7 @@ std::vector<TypeExprPtr> DatatypeResolver::resolveArray(const Expr *e, Point at,
     why = {"'" + name + "' is captured from an enclosing function", loc};
     return {};
   }
-  const bool fileScope = !vd->hasLocalStorage() && files_ &&
-                         FileScopeTypes::isDatatypeArray(vd->getType(), ev_.context());
+  const bool fileScope = isFileScopeArray(vd);
   if (!vd->hasLocalStorage() && !fileScope) {
     why = {"'" + name + "' is " + (vd->isStaticLocal() ? "a static variable" : "a global variable"),
            loc};

@@ -78,6 +78,8 @@ private:
   /// A static-storage datatype variable (`static MPI_Datatype face;`): its one constructor,
   /// resolved where it stands (FileScopeTypes).
   TypeExprPtr fromFileScope(const clang::VarDecl *var, Unresolved &why, int depth);
+  /// Whether `vd` is an array of datatypes in static storage that FileScopeTypes follows.
+  bool isFileScopeArray(const clang::VarDecl *vd) const;
   /// Element k of a static-storage array of datatypes (`static MPI_Datatype face[6];`): its one
   /// constructor, resolved where it stands, with a counted loop's variable read as k.
   TypeExprPtr fromFileScopeElement(const clang::VarDecl *var, int64_t k, Point use,

@@ -92,6 +92,13 @@ int argumentIndex(const CallExpr *c, const Stmt *arg) {
   return -1;
 }
 
+bool isWithin(const ParentMap &pm, const Stmt *s, const Stmt *ancestor) {
+  for (int guard = 0; s && guard < 256; ++guard, s = pm.getParent(s))
+    if (s == ancestor)
+      return true;
+  return false;
+}
+
 bool isHelperDatatypeOutput(const CallExpr *call, unsigned i) {
   const FunctionDecl *fd = call->getDirectCallee();
   const FunctionDecl *def = nullptr;
@@ -159,6 +166,40 @@ std::optional<int64_t> constantIndex(const Expr *e, ASTContext &ctx,
     }
   }
   return std::nullopt;
+}
+
+/// f(k) for every iteration k from `first.value` to `end` - 1, of an index f of the loop's
+/// variable (`2 * d + 1`), with `bound`'s other values; none if one is not a constant.
+std::optional<std::vector<int64_t>>
+elementOfEachIteration(const Expr *index, ASTContext &ctx,
+                       const std::map<const VarDecl *, int64_t> *bound,
+                       const LoopIteration &first, int64_t end) {
+  std::map<const VarDecl *, int64_t> b = bound ? *bound : std::map<const VarDecl *, int64_t>{};
+  std::vector<int64_t> out;
+  for (int64_t k = first.value; k < end; ++k) {
+    b[first.var] = k;
+    std::optional<int64_t> idx = constantIndex(index, ctx, &b);
+    if (!idx)
+      return std::nullopt;
+    out.push_back(*idx);
+  }
+  return out;
+}
+
+/// `e` as iteration `it`'s write of `element`: placed where the loop exits (or, for an earlier
+/// iteration in an iteration flow, at the loop's head, the same CFG position) and evaluated in
+/// that iteration (VarEvent::inIteration).
+VarEvent iterationEvent(VarEvent e, const LoopIteration &it, int64_t element) {
+  e.anyElement = false;
+  e.iterationIndex = nullptr;
+  e.element = element;
+  e.stmt = it.loop;
+  e.loop = it.loop;
+  e.loopVar = it.var;
+  e.loopValue = it.value;
+  e.loopFirst = it.first;
+  e.inIteration = true;
+  return e;
 }
 
 } // namespace
@@ -602,13 +643,17 @@ private:
   /// The bound values an index at `s` may use: the iteration's variable only inside its loop's
   /// body (elsewhere the variable has other values).
   const std::map<const VarDecl *, int64_t> *boundAt(const Stmt *s) const {
-    if (!iteration_)
-      return bound_;
-    const Stmt *body = iteration_->loop->getBody();
-    for (int guard = 0; s && guard < 256; ++guard, s = pm_.getParent(s))
-      if (s == body)
-        return &iterationBound_;
-    return bound_;
+    return iteration_ && isWithin(pm_, s, iteration_->loop->getBody()) ? &iterationBound_ : bound_;
+  }
+
+  /// The value of an index, or none; one that only the iteration's variable makes constant is
+  /// noted in `e.iterationIndex` (other iterations write other elements through it).
+  std::optional<int64_t> indexValue(const Expr *idx, VarEvent &e) const {
+    const std::map<const VarDecl *, int64_t> *b = boundAt(idx);
+    std::optional<int64_t> k = constantIndex(idx, ctx_, b);
+    if (k && b == &iterationBound_ && !constantIndex(idx, ctx_, bound_))
+      e.iterationIndex = idx;
+    return k;
   }
 
   /// A loop whose iterations the tool evaluates one by one (iteratedLoopWrite): a counted loop
@@ -710,27 +755,17 @@ private:
     if (!it->second || !cat || rowLength(vd->getType(), ctx_))
       return false;
     const CountedLoop &l = *it->second;
-    std::map<const VarDecl *, int64_t> b = bound_ ? *bound_ : std::map<const VarDecl *, int64_t>{};
-    std::vector<int64_t> elements;
-    for (int64_t k = l.lo; k < l.hi; ++k) {
-      b[l.var] = k;
-      std::optional<int64_t> idx = constantIndex(ase->getIdx(), ctx_, &b);
-      if (!idx || *idx < 0 || static_cast<uint64_t>(*idx) >= cat->getSize().getZExtValue())
+    LoopIteration first{loop, l.var, l.lo, l.lo};
+    std::optional<std::vector<int64_t>> elements =
+        elementOfEachIteration(ase->getIdx(), ctx_, bound_, first, l.hi);
+    if (!elements)
+      return false;
+    for (int64_t k : *elements)
+      if (k < 0 || static_cast<uint64_t>(k) >= cat->getSize().getZExtValue())
         return false;
-      elements.push_back(*idx);
-    }
-    for (int64_t k = l.lo; k < l.hi; ++k) {
-      VarEvent one = e;
-      one.anyElement = false;
-      one.element = elements[static_cast<size_t>(k - l.lo)];
-      one.stmt = loop;
-      one.loop = loop;
-      one.loopVar = l.var;
-      one.loopValue = k;
-      one.loopFirst = l.lo;
-      one.inIteration = true;
-      events_[vd].push_back(one);
-    }
+    for (int64_t k = l.lo; k < l.hi; ++k)
+      events_[vd].push_back(
+          iterationEvent(e, {loop, l.var, k, l.lo}, (*elements)[static_cast<size_t>(k - l.lo)]));
     return true;
   }
 
@@ -828,13 +863,10 @@ private:
       const Stmt *pp = skipUp(pm_, ice, child);
       if (auto *ase = dyn_cast_or_null<ArraySubscriptExpr>(pp); ase && ase->getBase() == child) {
         element = ase;
-        if (std::optional<int64_t> k = constantIndex(ase->getIdx(), ctx_, boundAt(ase))) {
+        if (std::optional<int64_t> k = indexValue(ase->getIdx(), e))
           e.element = *k;
-          if (boundAt(ase) == &iterationBound_ && !constantIndex(ase->getIdx(), ctx_, bound_))
-            e.iterationIndex = ase->getIdx();
-        } else {
+        else
           e.anyElement = true;
-        }
         p = skipUp(pm_, ase, node);
         if (!p)
           return;
@@ -913,17 +945,10 @@ private:
       int i = argumentIndex(call, node);
       if (i >= 0 && paramIsConstPointer(call, i))
         return;
-      if (i >= 0 && isHelperDatatypeOutput(call, static_cast<unsigned>(i))) {
-        // C++: `make_face(t, 0)` into an `MPI_Datatype &`; `make_face(face[d], d)` in a loop
-        // evaluated iteration by iteration.
-        VarEvent h = helperOutput(e, call, i);
-        if (!e.anyElement) {
-          events_[vd].push_back(h);
-          return;
-        }
-        if (element && iteratedLoopWrite(vd, element, call, h))
-          return;
-      }
+      // C++: `make_face(t, 0)` into an `MPI_Datatype &`.
+      if (i >= 0 && isHelperDatatypeOutput(call, static_cast<unsigned>(i)) &&
+          helperWrite(vd, e, call, i, element))
+        return;
       escape(vd, e, "is passed by reference to '" + directCalleeName(call) + "'");
       return;
     }
@@ -947,9 +972,7 @@ private:
     if (const auto *col = dyn_cast_or_null<ArraySubscriptExpr>(q); col && col->getBase() == rowChild) {
       const int64_t rows = static_cast<int64_t>(
           ctx_.getAsConstantArrayType(vd->getType())->getSize().getZExtValue());
-      std::optional<int64_t> c = constantIndex(col->getIdx(), ctx_, boundAt(col));
-      if (c && boundAt(col) == &iterationBound_ && !constantIndex(col->getIdx(), ctx_, bound_))
-        e.iterationIndex = col->getIdx();
+      std::optional<int64_t> c = indexValue(col->getIdx(), e);
       if (e.element && c) {
         if (*e.element < 0 || *e.element >= rows || *c < 0 || *c >= columns) {
           std::string at = "[" + std::to_string(*e.element) + "][" + std::to_string(*c) + "]";
@@ -1040,25 +1063,26 @@ private:
     }
     if (i >= 0 && paramIsConstPointer(call, i))
       return;
-    if (i >= 0 && isHelperDatatypeOutput(call, static_cast<unsigned>(i))) {
-      VarEvent h = helperOutput(e, call, i);
-      // `make_face(&face[d], d)` in a loop evaluated iteration by iteration.
-      if (!e.anyElement || (ase && iteratedLoopWrite(vd, ase, call, h))) {
-        if (!e.anyElement)
-          events_[vd].push_back(h);
-        return;
-      }
-    }
+    if (i >= 0 && isHelperDatatypeOutput(call, static_cast<unsigned>(i)) &&
+        helperWrite(vd, e, call, i, ase))
+      return;
     escape(vd, e, "has its address passed to '" + name + "'");
   }
 
-  /// `vd` (or `&vd`) as argument i of a call to a builder helper: a definition at the call.
-  static VarEvent helperOutput(VarEvent e, const CallExpr *call, int i) {
+  /// `vd` (or `&vd`, or its element) as argument i of a call to a builder helper: a definition
+  /// at the call, or, through a non-constant index, one per iteration of a loop evaluated
+  /// iteration by iteration (`make_face(&face[d], d)`). False where neither holds.
+  bool helperWrite(const VarDecl *vd, VarEvent e, const CallExpr *call, int i,
+                   const ArraySubscriptExpr *element) {
     e.kind = VarEvent::HelperOut;
     e.stmt = call;
     e.call = call;
     e.opcode = i;
-    return e;
+    if (!e.anyElement) {
+      events_[vd].push_back(e);
+      return true;
+    }
+    return element && iteratedLoopWrite(vd, element, call, e);
   }
 
   ASTContext &ctx_;
@@ -1085,7 +1109,6 @@ std::unique_ptr<FunctionFlow> FunctionFlow::build(const Decl *fn, ASTContext &ct
   flow->ctx_ = &ctx;
   if (bound)
     flow->bound_ = *bound;
-  flow->hasBound_ = bound != nullptr;
   flow->tracked_ = tracked;
   if (iteration)
     flow->iteration_ = *iteration;
@@ -1124,26 +1147,20 @@ const FunctionFlow &FunctionFlow::iterationFlow(const VarEvent &e) const {
   std::unique_ptr<FunctionFlow> &f = root.iterations_[{e.loop, e.loopValue}];
   if (!f) {
     LoopIteration it{e.loop, e.loopVar, e.loopValue, e.loopFirst};
-    f = build(fn_, *ctx_, hasBound_ ? &bound_ : nullptr, tracked_, &it);
+    f = build(fn_, *ctx_, bound(), tracked_, &it);
     f->root_ = &root;
   }
   return *f;
 }
 
 bool FunctionFlow::insideIteration(const Stmt *s) const {
-  if (!iteration_ || !parents_)
-    return false;
-  const Stmt *body = iteration_->loop->getBody();
-  for (int guard = 0; s && guard < 256; ++guard, s = parents_->getParent(s))
-    if (s == body)
-      return true;
-  return false;
+  return iteration_ && parents_ && isWithin(*parents_, s, iteration_->loop->getBody());
 }
 
 void FunctionFlow::classify(ASTContext &ctx) {
   auto pm = std::make_unique<ParentMap>(fn_->getBody());
   std::map<const VarDecl *, const DeclStmt *> declStmts;
-  Classifier c(ctx, *pm, events_, declStmts, hasBound_ ? &bound_ : nullptr, tracked_,
+  Classifier c(ctx, *pm, events_, declStmts, bound(), tracked_,
                iteration_ ? &*iteration_ : nullptr, fn_->getBody());
   c.TraverseStmt(fn_->getBody());
   // An escape's statement: the innermost enclosing statement the CFG holds, or none (then the
@@ -1177,27 +1194,14 @@ void FunctionFlow::accountForEarlierIterations(
       if ((e.kind == VarEvent::ConstructorOut || e.kind == VarEvent::HelperOut) &&
           !rowLength(vd->getType(), ctx)) {
         // Iteration k' < k wrote element f(k'): defined at the loop's head, evaluated in k'.
-        std::map<const VarDecl *, int64_t> b = bound_;
-        for (int64_t k = it.first; k < it.value; ++k) {
-          b[it.var] = k;
-          std::optional<int64_t> idx = constantIndex(e.iterationIndex, ctx, &b);
-          if (!idx) {
-            earlier.clear();
-            break;
-          }
-          VarEvent one = e;
-          one.iterationIndex = nullptr;
-          one.element = *idx;
-          one.stmt = it.loop;
-          one.loop = it.loop;
-          one.loopVar = it.var;
-          one.loopValue = k;
-          one.loopFirst = it.first;
-          one.inIteration = true;
-          earlier.push_back(one);
-        }
-        if (earlier.size() == static_cast<size_t>(it.value - it.first))
+        LoopIteration first{it.loop, it.var, it.first, it.first};
+        if (std::optional<std::vector<int64_t>> elements = elementOfEachIteration(
+                e.iterationIndex, ctx, bound(), first, it.value)) {
+          for (int64_t k = it.first; k < it.value; ++k)
+            earlier.push_back(iterationEvent(e, {it.loop, it.var, k, it.first},
+                                             (*elements)[static_cast<size_t>(k - it.first)]));
           continue;
+        }
       }
       // Another write by the loop's variable: which elements earlier iterations wrote, and with
       // what, is not followed; nothing about the array is proven in this iteration.

@@ -168,8 +168,11 @@ private:
   std::map<const clang::VarDecl *, CfgPos> declPos_;
   std::map<const clang::ForStmt *, CfgPos> loopExit_; ///< after the condition block's elements
   std::map<const clang::VarDecl *, std::vector<VarEvent>> events_;
-  std::map<const clang::VarDecl *, int64_t> bound_;       ///< build()'s, kept for iterations
-  bool hasBound_ = false;
+  /// build()'s bound parameters, kept for the iteration flows.
+  std::optional<std::map<const clang::VarDecl *, int64_t>> bound_;
+  const std::map<const clang::VarDecl *, int64_t> *bound() const {
+    return bound_ ? &*bound_ : nullptr;
+  }
   const std::set<const clang::VarDecl *> *tracked_ = nullptr;
   std::optional<LoopIteration> iteration_;
   std::unique_ptr<clang::ParentMap> parents_;             ///< iteration flows only
