@@ -2,7 +2,8 @@
 /// Pack/unpack bandwidth of strided objects on device buffers, TEMPI against baselines measured in
 /// the same run (one rank; docs/performance.md explains every column):
 ///   tempi     MPI_Pack / MPI_Unpack with a device buffer (libtempi linked; n/a otherwise)
-///   d2d       cudaMemcpyAsync device-to-device of the packed bytes (the ceiling for large blocks)
+///   d2d       cudaMemcpyAsync device-to-device of the packed bytes (the ceiling for large blocks),
+///             timed in the same rounds as the TEMPI packs, as is the plain kernel
 ///   ceiling   the 64-byte-granule ceiling: d2d * 2b/(b + bytes read per block)
 ///   kernel    a plain hand-written grid-stride pack kernel (widest word that fits)
 ///   memcpy2d  cudaMemcpy2DAsync (one per plane and element)
@@ -18,7 +19,9 @@
 ///   Diagnostics: --only FAMILY and --elem BYTES keep only those shapes, --forms A,B,C sets the
 ///   order of the descriptions, --repeat N runs the shapes N times (each time starting one
 ///   description further on), --detail adds '# detail' lines (each pack's samples, the pack timed
-///   alone, and the d2d copy, baseline kernel, its GPU time and an empty launch timed next to it).
+///   alone, and the d2d copy, baseline kernel, its GPU time and an empty launch timed next to it),
+///   --min-packed BYTES keeps shapes of at least that many packed bytes, --l2-fetch BYTES asks the
+///   driver for that L2 maximum fetch granularity (cudaLimitMaxL2FetchGranularity) first.
 ///
 /// Every TEMPI pack is checked byte for byte against the MPI's MPI_Pack of the same data on the
 /// host, every TEMPI unpack against the MPI's MPI_Unpack, and the baseline kernel likewise; exits 1
@@ -334,7 +337,8 @@ void row(Ctx &c, const Shape &s, uint32_t seed) {
   });
   double read_per_block = s.s1 < 64 ? (double)s.s1 : 64.0 * ((s.block + 63) / 64);
   if (s.s1 >= 64 && s.offset % 64 + s.block % 64 > 64) read_per_block += 64; // straddles a granule
-  double ceiling = rw / t_d2d / 1e9 * std::min(1.0, 2.0 * s.block / (s.block + read_per_block));
+  // Scales the d2d bandwidth to the granule ceiling; applied below, once t_d2d is final.
+  const double granule_share = std::min(1.0, 2.0 * s.block / (s.block + read_per_block));
   double t_kernel = measure([&] {
     launch_gridstride(s, c.dout, in, c.st);
     CK(cudaStreamSynchronize(c.st));
@@ -431,8 +435,25 @@ void row(Ctx &c, const Shape &s, uint32_t seed) {
         });
       }
     }
+    // The d2d copy and the plain kernel run in the same rounds as the packs, so that the ratios
+    // to them are taken over the same stretch of the machine (their earlier timings above stay
+    // only where no pack ran: the plain build, or every form refused).
+    if (!packs.empty()) {
+      packs.push_back([&] {
+        CK(cudaMemcpyAsync(c.dout, in, packed, cudaMemcpyDeviceToDevice, c.st));
+        CK(cudaStreamSynchronize(c.st));
+      });
+      packs.push_back([&] {
+        launch_gridstride(s, c.dout, in, c.st);
+        CK(cudaStreamSynchronize(c.st));
+      });
+    }
     std::vector<std::vector<double>> psamples;
     std::vector<double> tp = measure_rounds(packs, &psamples), tu = measure_rounds(unpacks);
+    if (!pf.empty()) {
+      t_d2d = tp[pf.size()];
+      t_kernel = tp[pf.size() + 1];
+    }
     for (size_t i = 0; i < pf.size(); ++i) t_tp[pf[i]] = tp[i];
     for (size_t i = 0; i < uf.size(); ++i) t_tu[uf[i]] = tu[i];
     for (size_t i = 0; c.detail && i < pf.size(); ++i) {
@@ -477,7 +498,7 @@ void row(Ctx &c, const Shape &s, uint32_t seed) {
   }
   for (int f : seq) {
     auto bw = [&](double t) { return t > 0 ? rw / t / 1e9 : -1.0; };
-    double d2d = bw(t_d2d);
+    double d2d = bw(t_d2d), ceiling = d2d * granule_share;
     char line[1024];
     snprintf(line, sizeof line,
              "%s,%s,%lld,%lld,%lld,%lld,%lld,%d,%d,%d,%lld,%s,%s,%s,%s,%.3f,%s,%s,%s,%s,%s,%s,%s,"
@@ -507,19 +528,23 @@ int main(int argc, char **argv) {
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   bool quick = false;
   const char *csv = nullptr, *only = nullptr, *forms = nullptr;
-  int only_elem = 0, repeat = 1;
+  int only_elem = 0, repeat = 1, l2_fetch = -1;
+  long long min_packed = 0;
   bool detail = false;
   for (int a = 1; a < argc; ++a) {
     if (!strcmp(argv[a], "--quick")) quick = true;
     else if (!strcmp(argv[a], "--csv") && a + 1 < argc) csv = argv[++a];
     else if (!strcmp(argv[a], "--only") && a + 1 < argc) only = argv[++a];
     else if (!strcmp(argv[a], "--elem") && a + 1 < argc) only_elem = atoi(argv[++a]);
+    else if (!strcmp(argv[a], "--min-packed") && a + 1 < argc) min_packed = atoll(argv[++a]);
+    else if (!strcmp(argv[a], "--l2-fetch") && a + 1 < argc) l2_fetch = atoi(argv[++a]);
     else if (!strcmp(argv[a], "--forms") && a + 1 < argc) forms = argv[++a];
     else if (!strcmp(argv[a], "--repeat") && a + 1 < argc) repeat = atoi(argv[++a]);
     else if (!strcmp(argv[a], "--detail")) detail = true;
     else {
       fprintf(stderr, "usage: bench-pack [--quick] [--csv FILE] [--only FAMILY] [--elem BYTES]\n"
-                      "                  [--forms ORDER] [--repeat N] [--detail]\n");
+                      "                  [--forms ORDER] [--repeat N] [--detail]\n"
+                      "                  [--min-packed BYTES] [--l2-fetch BYTES]\n");
       MPI_Finalize();
       return 1;
     }
@@ -553,6 +578,12 @@ int main(int argc, char **argv) {
     }
   }
   bench_header("bench-pack", "pack/unpack bandwidth (GB/s = 2 x packed bytes / time)");
+  // The L2's maximum fetch granularity (a context-wide hint): what the driver reports, and with
+  // --l2-fetch what it reports after being asked for another value.
+  size_t granularity = 0;
+  if (l2_fetch >= 0) CK(cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, (size_t)l2_fetch));
+  if (cudaDeviceGetLimit(&granularity, cudaLimitMaxL2FetchGranularity) == cudaSuccess)
+    printf("# L2 max fetch granularity: %zu B%s\n", granularity, l2_fetch >= 0 ? " (set by --l2-fetch)" : "");
   if (quick) { g_min_time = 0.005; g_max_reps = 20; }
   c.empty_us = 1e6 * measure([&] {
     empty_kernel<<<1, 1, 0, c.st>>>();
@@ -596,11 +627,12 @@ int main(int argc, char **argv) {
       shapes.push_back({"3d-xface", r * e, N, w * e, N, w * w * e, 1, 0, e});
       shapes.push_back({"3d-yface", N * e, r, w * e, N, w * w * e, 1, 0, e});
     }
-  if (only || only_elem) // --only FAMILY / --elem BYTES: those shapes alone
+  if (only || only_elem || min_packed) // --only FAMILY / --elem / --min-packed: those shapes alone
     shapes.erase(std::remove_if(shapes.begin(), shapes.end(),
                                 [&](const Shape &s) {
                                   return (only && s.family != only) ||
-                                         (only_elem && s.elem != only_elem);
+                                         (only_elem && s.elem != only_elem) ||
+                                         s.packed() < min_packed;
                                 }),
                  shapes.end());
   uint32_t seed = 1;
