@@ -1,4 +1,5 @@
-// Datatypes held in class members (set in a constructor) are not tracked: left to the runtime.
+// Datatypes held in class members (set in a constructor, read through `this`) are not tracked:
+// left to the runtime (struct-members.c: the members of a struct variable are).
 // RUN: cp %s %t.cpp
 // RUN: tempi-rewrite %t.cpp -- -std=c++17 -I%mock_mpi > %t.out.cpp
 // RUN: grep -v "^// [A-Z]" %t.out.cpp | FileCheck %s
@@ -25,4 +26,4 @@ int main(int argc, char **argv) {
   return 0;
 }
 // CHECK-NOT: tempi_Send
-// REMARK: remark: datatype 'face_' of MPI_Send is left to the runtime: 'face_' is a member of a struct or class; members are not tracked
+// REMARK: remark: datatype 'face_' of MPI_Send is left to the runtime: 'face_' is a member of the class, read through 'this'; only the members of a struct variable are tracked

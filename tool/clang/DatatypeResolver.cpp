@@ -147,6 +147,12 @@ TypeExprPtr DatatypeResolver::resolve(const Expr *e, Point at, Unresolved &why, 
     const Expr *base = ase->getBase()->IgnoreParenImpCasts();
     const auto *d = dyn_cast<DeclRefExpr>(base);
     const auto *vd = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+    if (const auto *me = dyn_cast<MemberExpr>(base)) {
+      why = {"'" + me->getMemberDecl()->getNameAsString() +
+                 "' is an array member of a struct or class; arrays inside structs are not tracked",
+             loc};
+      return nullptr;
+    }
     if (!vd || !vd->getType()->isArrayType()) {
       why = {"the datatype is read through a pointer", loc};
       return nullptr;
@@ -169,12 +175,8 @@ TypeExprPtr DatatypeResolver::resolve(const Expr *e, Point at, Unresolved &why, 
       return nullptr;
     return fromDefinition(*def, Evaluator::slotName(vd, *idx), why, depth);
   }
-  if (const auto *me = dyn_cast<MemberExpr>(inner)) {
-    why = {"'" + me->getMemberDecl()->getNameAsString() +
-               "' is a member of a struct or class; members are not tracked",
-           loc};
-    return nullptr;
-  }
+  if (const auto *me = dyn_cast<MemberExpr>(inner))
+    return fromMember(me, at, why, depth);
   if (const auto *call = dyn_cast<CallExpr>(inner))
     return fromHelperCall(call, at, why, depth);
   why = {"the datatype expression is not a variable or a predefined type", loc};
@@ -363,6 +365,59 @@ TypeExprPtr DatatypeResolver::fromFileScope(const VarDecl *var, Unresolved &why,
     return nullptr;
   }
   return t;
+}
+
+TypeExprPtr DatatypeResolver::fromMember(const MemberExpr *me, Point at, Unresolved &why,
+                                         int depth) {
+  SourceLocation loc = me->getBeginLoc();
+  const std::string member = me->getMemberDecl()->getNameAsString();
+  const auto *d = dyn_cast<DeclRefExpr>(me->getBase()->IgnoreParenImpCasts());
+  const auto *vd = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+  const auto *fd = dyn_cast<FieldDecl>(me->getMemberDecl());
+  if (me->isArrow() || !vd || !fd) {
+    const bool self = isa<CXXThisExpr>(me->getBase()->IgnoreParenImpCasts());
+    why = {"'" + member + "' is " +
+               (self ? std::string("a member of the class, read through 'this'")
+                     : me->isArrow() ? std::string("a member reached through a pointer")
+                                     : std::string("a member of an object the tool cannot name")) +
+               "; only the members of a struct variable are tracked",
+           loc};
+    return nullptr;
+  }
+  if (vd->getType()->isReferenceType()) {
+    why = {"'" + vd->getNameAsString() + "' is a reference", loc};
+    return nullptr;
+  }
+  if (!datatypeRecord(vd->getType())) {
+    why = {"'" + member + "' is a member of '" + vd->getNameAsString() +
+               "', whose type the tool does not track (a C-like struct with MPI_Datatype "
+               "members and no datatype deeper inside: no array of them, no nested struct "
+               "holding one)",
+           loc};
+    return nullptr;
+  }
+  const int64_t k = fd->getFieldIndex();
+  const std::string name = Evaluator::slotName(vd, k);
+  if (isa<ParmVarDecl>(vd)) {
+    why = {"'" + name + "' comes from a parameter of '" + nameOf(vd->getDeclContext()) + "'", loc};
+    return nullptr;
+  }
+  if (capturedByLambdaOrBlock(d, ev_.context())) {
+    why = {"'" + name + "' is captured from an enclosing function", loc};
+    return nullptr;
+  }
+  if (!vd->hasLocalStorage()) {
+    if (files_)
+      return fromFileScopeElement(vd, k, at, why, depth);
+    why = {"'" + name + "' is a member of " +
+               (vd->isStaticLocal() ? "a static variable" : "a global variable"),
+           loc};
+    return nullptr;
+  }
+  std::optional<SlotDefinition> def = ev_.slotDefinition(vd, k, at, why);
+  if (!def)
+    return nullptr;
+  return fromDefinition(*def, name, why, depth);
 }
 
 bool DatatypeResolver::isFileScopeArray(const VarDecl *vd) const {

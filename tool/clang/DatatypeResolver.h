@@ -26,9 +26,12 @@
 /// A parameter of the analysed function is proven when every call of the function is seen and
 /// passes one chain (CallSiteValues: a static function whose address is never taken).
 ///
+/// An MPI_Datatype member of a struct variable (`halo.col`, Flow.h's datatypeRecord) is proven
+/// as an element of that variable: a local's by FunctionFlow, a static one's by FileScopeTypes.
+///
 /// Refused, with a sentence that says why: other parameters ("'t' comes from a parameter of
-/// 'f', which another file may call (it is not static)"),
-/// other globals and statics, members, captures, indirect calls and calls the rules above refuse
+/// 'f', which another file may call (it is not static)"), other globals and statics, members
+/// read through `this` or a pointer, captures, indirect calls and calls the rules above refuse
 /// ("'t' in 'make' is reassigned on line 40"), MPI_DATATYPE_NULL, and everything FunctionFlow or
 /// Evaluator refuses ("'t' is reassigned on line 40", "count depends on 'argc', ...").
 #pragma once
@@ -78,6 +81,9 @@ private:
   /// A static-storage datatype variable (`static MPI_Datatype face;`): its one constructor,
   /// resolved where it stands (FileScopeTypes).
   TypeExprPtr fromFileScope(const clang::VarDecl *var, Unresolved &why, int depth);
+  /// `h.col`: a datatype member of a struct variable (datatypeRecord), proven as an element of
+  /// the variable is (a local's by FunctionFlow, a static one's by FileScopeTypes).
+  TypeExprPtr fromMember(const clang::MemberExpr *me, Point at, Unresolved &why, int depth);
   /// Whether `vd` is an array of datatypes in static storage that FileScopeTypes follows.
   bool isFileScopeArray(const clang::VarDecl *vd) const;
   /// Element k of a static-storage array of datatypes (`static MPI_Datatype face[6];`): its one

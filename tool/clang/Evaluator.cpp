@@ -50,6 +50,8 @@ std::string Evaluator::slotName(const VarDecl *var, std::optional<int64_t> eleme
   std::string s = var->getNameAsString();
   if (!element)
     return s;
+  if (const FieldDecl *member = datatypeMember(var, *element))
+    return s + "." + member->getNameAsString();
   if (std::optional<int64_t> columns = rowLength(var->getType(), var->getASTContext()))
     return s + "[" + std::to_string(*element / *columns) + "][" +
            std::to_string(*element % *columns) + "]";
@@ -469,7 +471,8 @@ std::optional<SlotDefinition> Evaluator::definitionAt(const VarEvent &event, con
     if (static_cast<uint64_t>(index) < il->getNumInits()) {
       out.value = il->getInit(static_cast<unsigned>(index));
     } else if (const auto *cat = ctx_.getAsConstantArrayType(var->getType());
-               cat && static_cast<uint64_t>(index) < cat->getSize().getZExtValue()) {
+               (cat && static_cast<uint64_t>(index) < cat->getSize().getZExtValue()) ||
+               datatypeMember(var, index)) {
       out.value = nullptr; // zero-initialized
     } else {
       why = {"'" + slotName(var, element) + "' is past the end of the array", at.loc};

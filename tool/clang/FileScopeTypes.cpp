@@ -3,6 +3,8 @@
 /// over the whole translation unit (see the header for the rules).
 #include "tool/clang/FileScopeTypes.h"
 
+#include "clang/AST/ExprCXX.h"
+
 #include "tool/clang/Evaluator.h"
 
 #include "tool/clang/TranslationUnitScan.h"
@@ -27,7 +29,8 @@ public:
     const auto *vd = dyn_cast<VarDecl>(d->getDecl());
     if (vd && vd->hasGlobalStorage() &&
         (isDatatypeType(vd->getType()) ||
-         FileScopeTypes::isDatatypeArray(vd->getType(), vd->getASTContext())))
+         FileScopeTypes::isDatatypeArray(vd->getType(), vd->getASTContext()) ||
+         datatypeRecord(vd->getType())))
       refs.push_back({d, currentFunction()});
     return true;
   }
@@ -79,6 +82,22 @@ void FileScopeTypes::scan() {
       }
       child = ase;
       p = parentStmt(child, ctx_);
+    }
+    // A struct of datatypes: its datatype member h.m is used as a scalar variable is (below);
+    // another member is read or written in place, or its address goes to an MPI function or a
+    // pointer to const; the whole struct is only read by value.
+    if (datatypeRecord(vd->getType())) {
+      tracked_.insert(vd);
+      if (const auto *me = dyn_cast_or_null<MemberExpr>(p); me && !me->isArrow()) {
+        const auto *fd = dyn_cast<FieldDecl>(me->getMemberDecl());
+        if (!fd || !isDatatypeType(fd->getType())) {
+          if (std::string what = memberAddressEscape(me, ctx_); !what.empty())
+            other(what);
+          continue;
+        }
+        child = me;
+        p = parentStmt(child, ctx_);
+      }
     }
     // Up through parentheses, implicit casts and the branches of C++'s lvalue `c ? a : b`: a
     // load is a read.
@@ -169,12 +188,19 @@ bool FileScopeTypes::storageAllowsProof(const VarDecl *var, Unresolved &why) {
         return true;
     return false;
   };
+  // C++'s `static Halo h;` of a C-like struct: a trivial default construction, no value.
+  auto trivialDefault = [](const Expr *init) {
+    const auto *ce = dyn_cast<CXXConstructExpr>(init->IgnoreImplicit());
+    return ce && ce->getNumArgs() == 0 && ce->getConstructor()->isTrivial();
+  };
   for (const VarDecl *rd : var->redecls())
-    if (const Expr *init = rd->getInit()) {
+    if (const Expr *init = rd->getInit(); init && !trivialDefault(init)) {
       bool null = true;
       if (const auto *il = dyn_cast<InitListExpr>(init->IgnoreImplicit())) {
-        for (const Expr *e : il->inits())
-          null = null && spellsNull(e);
+        for (unsigned i = 0; i < il->getNumInits(); ++i) // a struct's other members: any value
+          if (!datatypeRecord(var->getType()) || datatypeMember(var, i))
+            null = null && (isa<ImplicitValueInitExpr>(il->getInit(i)) || // zero, as none
+                            spellsNull(il->getInit(i)));
       } else {
         null = spellsNull(init);
       }
@@ -234,7 +260,8 @@ FileScopeTypes::elementBuilderOf(const VarDecl *var, int64_t k, Unresolved &why)
     return std::nullopt;
   };
   const ConstantArrayType *cat = ctx_.getAsConstantArrayType(var->getType());
-  if (!cat || k < 0 || static_cast<uint64_t>(k) >= cat->getSize().getZExtValue())
+  if (!datatypeMember(var, k) &&
+      (!cat || k < 0 || static_cast<uint64_t>(k) >= cat->getSize().getZExtValue()))
     return refuse(element, "is outside the array", var->getLocation());
   auto it = uses_.find(var);
   if (it != uses_.end() && !it->second.other.reason.empty()) {

@@ -26,6 +26,13 @@
 /// write elsewhere can reach any element (through a non-constant index outside such a loop, or
 /// a pointer). The array itself may be read through a pointer to const (MPI_Alltoallw's types).
 /// Its initializer may only spell MPI_DATATYPE_NULL.
+///
+/// A struct of datatypes (Flow.h's datatypeRecord: `static struct halo h;` with MPI_Datatype
+/// members) is proven member by member the same way, a member being the element numbered by its
+/// field index: exactly one call writes `&h.m`. Its other members may be read and written in
+/// place and their address handed to MPI functions' typed outputs (Flow.h's
+/// memberAddressEscape); the whole struct is only read by value. Its initializer may only spell
+/// MPI_DATATYPE_NULL for the datatype members.
 #pragma once
 
 #include "tool/clang/Flow.h"
@@ -92,7 +99,7 @@ private:
   bool wholeProgram_;
   bool scanned_ = false;
   std::map<const clang::VarDecl *, Uses> uses_; ///< by canonical declaration
-  std::set<const clang::VarDecl *> tracked_;    ///< the arrays, which every flow classifies
+  std::set<const clang::VarDecl *> tracked_;    ///< arrays and structs, which every flow classifies
   std::map<const clang::Decl *, std::unique_ptr<FunctionFlow>> flows_;
 };
 

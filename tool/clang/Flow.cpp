@@ -4,6 +4,7 @@
 #include "tool/clang/Flow.h"
 
 #include "tool/clang/MpiNames.h"
+#include "tool/clang/TranslationUnitScan.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -239,6 +240,99 @@ bool isDatatypeType(QualType t) {
     t = tt->desugar();
   }
   return false;
+}
+
+namespace {
+
+/// Whether an object of type t holds an MPI_Datatype anywhere (itself, an element, a member).
+bool holdsDatatype(QualType t, int depth = 0) {
+  if (depth > 8)
+    return true; // too deep to look through: assume it does
+  if (isDatatypeType(t))
+    return true;
+  if (const ArrayType *at = t->getAsArrayTypeUnsafe())
+    return holdsDatatype(at->getElementType(), depth + 1);
+  if (const RecordDecl *rd = t->getAsRecordDecl()) {
+    const RecordDecl *def = rd->getDefinition();
+    if (!def)
+      return false;
+    for (const FieldDecl *f : def->fields())
+      if (holdsDatatype(f->getType(), depth + 1))
+        return true;
+  }
+  return false;
+}
+
+} // namespace
+
+const RecordDecl *datatypeRecord(QualType t) {
+  if (t->isReferenceType())
+    return nullptr;
+  const RecordDecl *rd = t->getAsRecordDecl();
+  rd = rd ? rd->getDefinition() : nullptr;
+  if (!rd || !rd->isStruct())
+    return nullptr;
+  if (const auto *cxx = dyn_cast<CXXRecordDecl>(rd); cxx && !cxx->isCLike())
+    return nullptr;
+  bool any = false;
+  for (const FieldDecl *f : rd->fields()) {
+    if (isDatatypeType(f->getType())) {
+      any = true;
+      continue;
+    }
+    if (f->isBitField() || holdsDatatype(f->getType()))
+      return nullptr; // a datatype deeper inside (an array, a nested struct): not followed
+  }
+  return any ? rd : nullptr;
+}
+
+const FieldDecl *datatypeMember(const VarDecl *var, int64_t element) {
+  const RecordDecl *rd = datatypeRecord(var->getType());
+  if (!rd)
+    return nullptr;
+  for (const FieldDecl *f : rd->fields())
+    if (f->getFieldIndex() == element && isDatatypeType(f->getType()))
+      return f;
+  return nullptr;
+}
+
+std::string memberAddressEscape(const MemberExpr *me, ASTContext &ctx) {
+  const std::string member = "'" + me->getMemberDecl()->getNameAsString() + "'";
+  const Expr *cur = me; // the innermost object reached: a member of a member, an element
+  const Stmt *child = nullptr;
+  const Stmt *p = parentAboveParensAndCasts(cur, child, ctx);
+  for (int guard = 0; p && guard < 64; ++guard) {
+    const auto *inner = dyn_cast<MemberExpr>(p);
+    const auto *ase = dyn_cast<ArraySubscriptExpr>(p);
+    if (!(inner && !inner->isArrow()) && !(ase && ase->getBase()->IgnoreParenImpCasts() == cur))
+      break;
+    cur = cast<Expr>(p);
+    p = parentAboveParensAndCasts(cur, child, ctx);
+  }
+  const auto *addr = dyn_cast_or_null<UnaryOperator>(p);
+  if (addr && addr->getOpcode() == UO_AddrOf)
+    p = parentAboveParensAndCasts(addr, child, ctx);
+  else if (!cur->getType()->isArrayType() || isa_and_nonnull<UnaryExprOrTypeTraitExpr>(p))
+    return ""; // read or written in place
+  // (else an array member decayed to a pointer)
+  while (isa_and_nonnull<ExplicitCastExpr>(p)) // (void *)&h.n is still its address
+    p = parentAboveParensAndCasts(p, child, ctx);
+  if (const auto *call = dyn_cast_or_null<CallExpr>(p)) {
+    const int k = argumentIndex(call, child);
+    const std::string callee = directCalleeName(call);
+    if (k >= 0 && paramIsConstPointer(call, k))
+      return "";
+    // An MPI function's typed output (`int *rank`) is written as one object of its type; a
+    // receive buffer (`void *`) is written for `count` elements, which may run on.
+    const FunctionDecl *fd = call->getDirectCallee();
+    if (k >= 0 && fd && static_cast<unsigned>(k) < fd->getNumParams() &&
+        (callee.rfind("MPI_", 0) == 0 || callee.rfind("PMPI_", 0) == 0) &&
+        !fd->getParamDecl(static_cast<unsigned>(k))->getType()->isVoidPointerType())
+      return "";
+    return "has the address of its member " + member + " passed to " +
+           (callee.empty() ? std::string("an indirect call") : "'" + callee + "'");
+  }
+  return "has the address of its member " + member + " taken";
 }
 
 std::optional<int64_t> rowLength(QualType t, const ASTContext &ctx) {
@@ -856,6 +950,10 @@ private:
     // reads and writes the variable itself, and those references are classified one by one.
     if (isa<CapturedStmt>(p))
       return;
+    // A struct of datatypes: `h.col` names the member's element.
+    if (const auto *me = dyn_cast<MemberExpr>(p); me && datatypeRecord(vd->getType()))
+      if (!memberElement(vd, me, p, node, e))
+        return;
     const ArraySubscriptExpr *element = nullptr; // the a[k] this reference names, if any
     // Arrays: a[k] names element k; a bare decayed array is a pointer to every element.
     if (auto *ice = dyn_cast<ImplicitCastExpr>(p); ice && ice->getCastKind() == CK_ArrayToPointerDecay) {
@@ -917,6 +1015,11 @@ private:
     if (isa<UnaryExprOrTypeTraitExpr>(p) || isa<MemberExpr>(p))
       return; // sizeof, or the base of s.field
     if (auto *bo = dyn_cast<BinaryOperator>(p)) {
+      if (bo->isAssignmentOp() && bo->getLHS() == node && !e.element &&
+          datatypeRecord(vd->getType())) {
+        escape(vd, e, "is assigned as a whole");
+        return;
+      }
       if (bo->isAssignmentOp() && bo->getLHS() == node) {
         e.kind = bo->getOpcode() == BO_Assign ? VarEvent::Assign : VarEvent::CompoundAssign;
         e.stmt = bo;
@@ -953,6 +1056,25 @@ private:
       return;
     }
     escape(vd, e, "is used as an lvalue");
+  }
+
+  /// `h.m` of a variable of a datatypeRecord type, `me` that member expression (`p` on entry):
+  /// a datatype member is the element numbered by its field index (p and node move up to its
+  /// use, and the caller goes on with the element). Another member is not tracked, but its
+  /// address could reach the datatype members (pointer arithmetic): taken other than as an
+  /// MPI function's typed output or a pointer to const (memberAddressEscape), it escapes the
+  /// whole variable. Returns whether the caller goes on.
+  bool memberElement(const VarDecl *vd, const MemberExpr *me, const Stmt *&p, const Stmt *&node,
+                     VarEvent &e) {
+    const auto *fd = dyn_cast<FieldDecl>(me->getMemberDecl());
+    if (fd && isDatatypeType(fd->getType())) {
+      e.element = fd->getFieldIndex();
+      p = skipUp(pm_, me, node);
+      return p != nullptr;
+    }
+    if (std::string what = memberAddressEscape(me, ctx_); !what.empty())
+      escape(vd, e, what);
+    return false; // read or written in place: the datatype members stay as they are
   }
 
   /// `a[r]` of a two-dimensional array (`int sub[3][3]`), `p` its parent: a[r][c] names element

@@ -191,6 +191,25 @@ bool capturedByLambdaOrBlock(const clang::DeclRefExpr *d, clang::ASTContext &ctx
 /// r*C+c; none for any other type.
 std::optional<int64_t> rowLength(clang::QualType t, const clang::ASTContext &ctx);
 
+/// A struct whose MPI_Datatype members the flows track one by one, each as an element numbered
+/// by its field index (`h.col` is element 0 of `struct { MPI_Datatype col; int n; } h;`): a C
+/// struct, or a C++ one that is C-like (no base, no member function, not a template), with at
+/// least one MPI_Datatype member and no datatype deeper inside (an array of them, a nested
+/// struct holding one). Its definition, or nullptr for any other type.
+const clang::RecordDecl *datatypeRecord(clang::QualType t);
+
+/// The MPI_Datatype member that is element `element` of a variable of a datatypeRecord type,
+/// or nullptr.
+const clang::FieldDecl *datatypeMember(const clang::VarDecl *var, int64_t element);
+
+/// How `me`, a member of a datatypeRecord variable that is not a datatype, is used when the use
+/// could reach the datatype members (pointer arithmetic from its address): its address, or an
+/// array member's decayed pointer, taken other than as a typed output of an MPI function (`int
+/// *rank`, written as the one object it is given; a `void *` receive buffer is not one) or a
+/// pointer-to-const parameter: "has the address of its member 'n' passed to 'f'". Read or
+/// written in place: "".
+std::string memberAddressEscape(const clang::MemberExpr *me, clang::ASTContext &ctx);
+
 /// Whether argument i of the call goes to an `MPI_Datatype *` (or C++ `MPI_Datatype &`)
 /// parameter of a function whose body this file holds (a builder helper: DatatypeResolver
 /// follows it).
