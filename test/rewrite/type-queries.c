@@ -1,7 +1,8 @@
 // MPI_Type_size and MPI_Type_get_extent (and their _x forms) of a predefined datatype are
 // constants the tool knows (the predefined types' table the plans are made with), so sizes and
-// strides computed from them are proven: the idiom of resized column types. A derived type's
-// size or extent is not followed.
+// strides computed from them are proven: the idiom of resized column types. A derived type's size
+// comes from its proven chain, and so do its lb and extent unless a struct inside pads them by the
+// MPI's own alignment rule (a resize above the struct fixes them); an unproven type refuses.
 // RUN: cp %s %t.c
 // RUN: tempi-rewrite %t.c -- -I%mock_mpi > %t.out.c
 // RUN: grep -v "^// [A-Z]" %t.out.c | FileCheck %s
@@ -9,6 +10,7 @@
 // RUN: tempi-rewrite --explain %t.c -- -I%mock_mpi 2> %t.err > /dev/null
 // RUN: FileCheck --check-prefix=REMARK --input-file=%t.err %s
 #include <mpi.h>
+#include <stddef.h>
 
 void resized_column(double *buf) {
   MPI_Datatype col, colres;
@@ -59,6 +61,39 @@ void queried_twice(double *buf, int flag) {
   MPI_Type_commit(&t);
   MPI_Send(buf, 1, t, 1, 0, MPI_COMM_WORLD);
 }
+struct particle {
+  double x, y;
+  int id;
+};
+
+void derived_queries(char *buf, int n) {
+  MPI_Datatype st, padded, fixed, row, by_fixed, by_size, unknown, by_unknown;
+  MPI_Aint lb, extent, flb, fextent, ulb, uextent;
+  int size, bl[3] = {1, 1, 1};
+  MPI_Aint d[3] = {offsetof(struct particle, x), offsetof(struct particle, y),
+                   offsetof(struct particle, id)};
+  MPI_Datatype ty[3] = {MPI_DOUBLE, MPI_DOUBLE, MPI_INT};
+  MPI_Type_create_struct(3, bl, d, ty, &st);
+  MPI_Type_get_extent(st, &lb, &extent);
+  MPI_Type_contiguous((int)extent, MPI_BYTE, &padded);
+  MPI_Type_commit(&padded);
+  MPI_Send(buf, 1, padded, 1, 0, MPI_COMM_WORLD);
+  MPI_Type_create_resized(st, 0, sizeof(struct particle), &fixed);
+  MPI_Type_get_extent(fixed, &flb, &fextent);
+  MPI_Type_create_hvector(3, 1, 2 * fextent, fixed, &by_fixed);
+  MPI_Type_commit(&by_fixed);
+  MPI_Send(buf, 1, by_fixed, 1, 1, MPI_COMM_WORLD);
+  MPI_Type_vector(4, 1, 8, MPI_DOUBLE, &row);
+  MPI_Type_size(row, &size);
+  MPI_Type_contiguous(size, MPI_BYTE, &by_size);
+  MPI_Type_commit(&by_size);
+  MPI_Send(buf, 1, by_size, 1, 2, MPI_COMM_WORLD);
+  MPI_Type_contiguous(n, MPI_DOUBLE, &unknown);
+  MPI_Type_get_extent(unknown, &ulb, &uextent);
+  MPI_Type_create_hvector(2, 1, uextent, MPI_DOUBLE, &by_unknown);
+  MPI_Type_commit(&by_unknown);
+  MPI_Send(buf, 1, by_unknown, 1, 3, MPI_COMM_WORLD);
+}
 // CHECK-LABEL: void resized_column(double *buf) {
 // CHECK: {{^}}  tempi_Send(buf, 2, colres, 1, 0, MPI_COMM_WORLD, &tempi_gen_plan_{{[0-9a-f]+}});
 // CHECK-LABEL: void size_stride(int *buf) {
@@ -66,11 +101,20 @@ void queried_twice(double *buf, int flag) {
 // CHECK-LABEL: void pair_and_x(char *buf) {
 // CHECK: {{^}}  tempi_Send(buf, 1, t, 1, 0, MPI_COMM_WORLD, &tempi_gen_plan_{{[0-9a-f]+}});
 // CHECK-LABEL: void derived_extent(double *buf) {
-// CHECK: {{^}}  MPI_Send(buf, 1, t, 1, 0, MPI_COMM_WORLD);
+// CHECK: {{^}}  tempi_Send(buf, 1, t, 1, 0, MPI_COMM_WORLD, &tempi_gen_plan_{{[0-9a-f]+}});
 // CHECK-LABEL: void queried_twice(double *buf, int flag) {
 // CHECK: {{^}}  MPI_Send(buf, 1, t, 1, 0, MPI_COMM_WORLD);
 // REMARK: remark: rewritten: MPI_Send -> tempi_Send: 'colres' holds resized(0, 8, vector(16, 1, 16, MPI_DOUBLE))
 // REMARK: remark: rewritten: MPI_Send -> tempi_Send: 't' holds hvector(4, 2, 40, MPI_INT)
 // REMARK: remark: rewritten: MPI_Send -> tempi_Send: 't' holds hvector(3, 1, 28, MPI_DOUBLE_INT)
-// REMARK: remark: datatype 't' of MPI_Send is left to the runtime: stride depends on 'extent', which MPI_Type_get_extent sets from a datatype that is not a predefined one
-// REMARK: remark: datatype 't' of MPI_Send is left to the runtime: stride depends on 'size', which is reassigned on line 57
+// REMARK: remark: rewritten: MPI_Send -> tempi_Send: 't' holds hvector(2, 1, 200, vector(4, 1, 8, MPI_DOUBLE))
+// REMARK: remark: datatype 't' of MPI_Send is left to the runtime: stride depends on 'size', which is reassigned on line 59
+// REMARK: remark: datatype 'padded' of MPI_Send is left to the runtime: count depends on 'extent', which MPI_Type_get_extent sets from a struct datatype, whose extent each MPI pads by its own alignment rule (resize it to fix its bounds)
+// REMARK: remark: rewritten: MPI_Send -> tempi_Send: 'by_fixed' holds hvector(3, 1, 48, resized(0, 24, struct(3, [1, 1, 1], [0, 8, 16], [MPI_DOUBLE, MPI_DOUBLE, MPI_INT])))
+// REMARK: remark: rewritten: MPI_Send -> tempi_Send: 'by_size' holds contiguous(32, MPI_BYTE)
+// REMARK: remark: datatype 'by_unknown' of MPI_Send is left to the runtime: stride depends on 'uextent', which MPI_Type_get_extent sets from a datatype the tool cannot prove: count depends on 'n', a parameter of 'derived_queries'
+// CHECK-LABEL: void derived_queries(char *buf, int n) {
+// CHECK: {{^}}  MPI_Send(buf, 1, padded, 1, 0, MPI_COMM_WORLD);
+// CHECK: {{^}}  tempi_Send(buf, 1, by_fixed, 1, 1, MPI_COMM_WORLD, &tempi_gen_plan_{{[0-9a-f]+}});
+// CHECK: {{^}}  tempi_Send(buf, 1, by_size, 1, 2, MPI_COMM_WORLD, &tempi_gen_plan_{{[0-9a-f]+}});
+// CHECK: {{^}}  MPI_Send(buf, 1, by_unknown, 1, 3, MPI_COMM_WORLD);

@@ -118,6 +118,8 @@ private:
                                            Bindings &b, const Refuse &refuse,
                                            const clang::ParmVarDecl *output = nullptr);
   Evaluator &ev_;
+  /// While this resolver lives, ev_ proves the datatypes of MPI_Type_size/_get_extent with it.
+  Evaluator::DatatypeScope scope_{ev_, this};
   const clang::FunctionDecl *helper_;
   FileScopeTypes *files_;
 };

@@ -4,7 +4,10 @@
 #include "tool/clang/Evaluator.h"
 
 #include "tool/clang/CallSiteValues.h"
+#include "tool/clang/DatatypeResolver.h"
 #include "tool/clang/MpiNames.h"
+
+#include "passes/TypeIR.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
@@ -552,8 +555,8 @@ std::optional<Value> Evaluator::readSlot(const VarDecl *vd, std::optional<int64_
     return eval(e.value, def->at, why, depth + 1);
   case VarEvent::TypeQueryOut:
     // MPI_Type_size(MPI_INT, &n), MPI_Type_get_extent(MPI_DOUBLE, &lb, &ext): constants of the
-    // predefined types' table, the one the plans are made with. A derived type's are not
-    // followed (its bounds would have to be proven as its chain is).
+    // predefined types' table, the one the plans are made with; a derived type's from its
+    // proven chain (queriedLayout).
     for (const std::string &s : spellings(e.value))
       if (const NamedTypeInfo *t = findNamedType(s)) {
         switch (static_cast<TypeQueryField>(e.opcode)) {
@@ -562,14 +565,60 @@ std::optional<Value> Evaluator::readSlot(const VarDecl *vd, std::optional<int64_
         case TypeQueryField::Extent: return Value{t->extent, nullptr};
         }
       }
-    return fail(why,
-                "depends on '" + name + "', which " +
-                    e.call->getDirectCallee()->getNameAsString() +
-                    " sets from a datatype that is not a predefined one",
-                e.loc);
+    return queriedLayout(*def->event, name, def->at, why);
   default:
     return fail(why, "depends on '" + name + "', which is not an integer", e.loc);
   }
+}
+
+namespace {
+
+/// Whether MPI defines a chain's lb and extent exactly: a struct pads its extent by the MPI's
+/// own alignment rule (implementation-defined), unless a resize above it sets them.
+bool portableBounds(const TypeExpr &t) {
+  if (t.combiner == Combiner::Resized)
+    return true;
+  if (t.combiner == Combiner::Struct)
+    return false;
+  for (const TypeExprPtr &c : t.types)
+    if (c && !portableBounds(*c))
+      return false;
+  return true;
+}
+
+/// Chains proven inside a type query, itself inside a chain, ...: a bound on the recursion
+/// between DatatypeResolver and Evaluator (each keeps its own depth).
+constexpr int kMaxQueryNesting = 4;
+
+} // namespace
+
+std::optional<Value> Evaluator::queriedLayout(const VarEvent &e, const std::string &name,
+                                              Point at, Unresolved &why) {
+  const std::string query = e.call->getDirectCallee()->getNameAsString();
+  const std::string prefix = "depends on '" + name + "', which " + query + " sets from ";
+  if (!datatypes_)
+    return fail(why, prefix + "a datatype that is not a predefined one", e.loc);
+  if (queryNesting_ >= kMaxQueryNesting)
+    return fail(why, prefix + "a datatype whose chain queries sizes too deeply", e.loc);
+  Unresolved inner;
+  ++queryNesting_;
+  TypeExprPtr t = datatypes_->resolve(e.value, at, inner, 0);
+  --queryNesting_;
+  if (!t)
+    return fail(why, prefix + "a datatype the tool cannot prove: " + inner.reason, inner.loc);
+  Result<IRPtr> ir = translate(*t);
+  if (!ir)
+    return fail(why, prefix + "a datatype MPI would refuse: " + ir.error(), e.loc);
+  const Layout &l = (*ir)->layout;
+  const auto field = static_cast<TypeQueryField>(e.opcode);
+  if (field == TypeQueryField::Size)
+    return Value{l.size, nullptr};
+  if (!portableBounds(*t))
+    return fail(why,
+                prefix + "a struct datatype, whose extent each MPI pads by its own alignment "
+                         "rule (resize it to fix its bounds)",
+                e.loc);
+  return Value{field == TypeQueryField::Lb ? l.lb : l.extent, nullptr};
 }
 
 std::optional<Value> Evaluator::addressOf(const Expr *lv, Point at, Unresolved &why, int depth) {

@@ -25,6 +25,7 @@
 namespace tempi::frontend {
 
 class CallSiteValues;
+class DatatypeResolver;
 
 /// A point of a function: evaluation happens just before it.
 struct Point {
@@ -100,6 +101,25 @@ public:
   /// The point of a statement of this function.
   std::optional<Point> pointOf(const clang::Stmt *s) const;
 
+  /// While alive, `resolver` proves the chains of datatype expressions this Evaluator meets in
+  /// MPI_Type_size and MPI_Type_get_extent (a derived type's size, lb and extent come from its
+  /// chain's translation); without one only predefined types' are known. DatatypeResolver
+  /// installs itself for its lifetime.
+  class DatatypeScope {
+  public:
+    DatatypeScope(Evaluator &ev, DatatypeResolver *resolver)
+        : ev_(ev), saved_(ev.datatypes_) {
+      ev.datatypes_ = resolver;
+    }
+    ~DatatypeScope() { ev_.datatypes_ = saved_; }
+    DatatypeScope(const DatatypeScope &) = delete;
+    DatatypeScope &operator=(const DatatypeScope &) = delete;
+
+  private:
+    Evaluator &ev_;
+    DatatypeResolver *saved_;
+  };
+
   /// While alive, the evaluation context of one definition: the variable of the counted loop
   /// that made it (VarEvent::loop) reads as the index of the element it defines, and no other
   /// loop's variable is bound. A definition's value is evaluated where it stands, so a binding of
@@ -137,6 +157,11 @@ private:
   const Bindings *bindings_;
   CallSiteValues *calls_;
   std::map<const clang::VarDecl *, int64_t> loopValues_; ///< LoopBinding's
+  /// MPI_Type_size / _get_extent of a derived type: its value from the type's chain.
+  std::optional<Value> queriedLayout(const VarEvent &e, const std::string &name, Point at,
+                                     Unresolved &why);
+  DatatypeResolver *datatypes_ = nullptr; ///< DatatypeScope's
+  int queryNesting_ = 0;                  ///< chains proven inside a query, inside a chain, ...
 };
 
 } // namespace tempi::frontend
