@@ -50,7 +50,7 @@ int main() {
 }
 // REMARK: .cpp:20:10: remark: MPI_Alltoallw is left unchanged: the call's datatypes differ between template instantiations
 // REMARK: .cpp:27:10: remark: rewritten: MPI_Alltoallw -> tempi_Alltoallw: 'types' has plans tempi_gen_plans_0 {types[0]: vector(4, 1, 8, MPI_DOUBLE), {{.*}}; types[1]: vector(4, 1, 16, MPI_DOUBLE), {{.*}}}; 'types' has plans tempi_gen_plans_0 (the same array)
-// REMARK: .cpp:33:45: remark: datatype 'types' of MPI_Alltoallw is left to the runtime: 'types' is a member of a struct or class; members are not tracked
+// REMARK: .cpp:33:45: remark: datatype 'types' of MPI_Alltoallw is left to the runtime: 'types' is a member of the class, read through 'this'; only the members of a struct variable are tracked
 // REMARK: .cpp:42:45: remark: datatype 'types' of MPI_Alltoallw is left to the runtime: 'types' is captured from an enclosing function
 // CHECK: {{^}}static const tempi_static_plan *const tempi_gen_plans_0[2] = {&tempi_gen_plan_{{[0-9a-f]+}}, &tempi_gen_plan_{{[0-9a-f]+}}};
 // CHECK-NOT: tempi_gen_plans_1

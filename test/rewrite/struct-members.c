@@ -1,8 +1,9 @@
 // MPI_Datatype members of a struct variable (`halo.col`, `h.row`): each datatype member is proven
 // as an element of the variable is, numbered by its field index: a local struct's by the
 // function's flow, a static one's when exactly one constructor (or builder helper) in the file
-// writes it. The struct must be a C struct with no datatype deeper inside (no array of them, no
-// nested struct holding one). Its other members may be read and written in place, and their
+// writes it; an array of datatypes inside the struct (`faces.send[d]`) element by element. The
+// struct must be a C struct with no datatype deeper inside (no 2-D array of them, no nested
+// struct holding one). Its other members may be read and written in place, and their
 // address handed to MPI functions' typed outputs (MPI_Comm_rank(..., &halo.rank), not a void *
 // receive buffer) or pointers to const; the
 // address of the whole struct, or of another member passed elsewhere, refuses (pointer
@@ -24,8 +25,9 @@ typedef struct {
   double weights[4];
 } Halo;
 
-struct faces {
-  MPI_Datatype face[6]; // an array of datatypes inside: not tracked
+struct nested {
+  Halo inner; // a struct holding datatypes inside: not tracked
+  int n;
 };
 
 static Halo halo;                 // built once by setup(), used by exchange()
@@ -36,6 +38,7 @@ static Halo preset = {MPI_DATATYPE_NULL, MPI_DATATYPE_NULL, -1, -1, 0, {0}};
 void read_rank(int *rank);
 void fill(Halo *h);
 void fill_weights(double *w);
+void keep_types(MPI_Datatype *t);
 
 static void make_row(MPI_Datatype *out, int width) {
   MPI_Type_contiguous(width, MPI_DOUBLE, out);
@@ -68,10 +71,10 @@ static void exchange(double *u) {
   // REMARK: remark: rewritten: MPI_Send -> tempi_Send: 'halo.row' holds contiguous(64, MPI_DOUBLE)
   MPI_Send(u, 1, twice.col, 1, 2, MPI_COMM_WORLD);
   // CHECK: {{^}}  MPI_Send(u, 1, twice.col, 1, 2, MPI_COMM_WORLD);
-  // REMARK: remark: datatype 'twice.col' of MPI_Send is left to the runtime: 'twice.col' is built on line 53 and on line 54
+  // REMARK: remark: datatype 'twice.col' of MPI_Send is left to the runtime: 'twice.col' is built on line 56 and on line 57
   MPI_Send(u, 1, leaky.col, 1, 3, MPI_COMM_WORLD);
   // CHECK: {{^}}  MPI_Send(u, 1, leaky.col, 1, 3, MPI_COMM_WORLD);
-  // REMARK: remark: datatype 'leaky.col' of MPI_Send is left to the runtime: 'leaky' has the address of its member 'rank' passed to 'read_rank' on line 56
+  // REMARK: remark: datatype 'leaky.col' of MPI_Send is left to the runtime: 'leaky' has the address of its member 'rank' passed to 'read_rank' on line 59
   MPI_Send(u, 1, preset.col, 1, 4, MPI_COMM_WORLD);
   // CHECK: tempi_Send(u, 1, preset.col, 1, 4, MPI_COMM_WORLD, &tempi_gen_plan_
   // REMARK: remark: rewritten: MPI_Send -> tempi_Send: 'preset.col' holds vector(32, 3, 64, MPI_DOUBLE)
@@ -89,7 +92,7 @@ static void local_struct(double *u, int peer) {
   fill_weights(h.weights); // an array member handed to a function: escapes the struct
   MPI_Send(u, 1, h.col, h.right, 5, MPI_COMM_WORLD);
   // CHECK: {{^}}  MPI_Send(u, 1, h.col, h.right, 5, MPI_COMM_WORLD);
-  // REMARK: remark: datatype 'h.col' of MPI_Send is left to the runtime: 'h.col' has the address of its member 'weights' passed to 'fill_weights' on line 89
+  // REMARK: remark: datatype 'h.col' of MPI_Send is left to the runtime: 'h.col' has the address of its member 'weights' passed to 'fill_weights' on line 92
   MPI_Type_free(&h.col);
 
   Halo g;
@@ -110,7 +113,7 @@ static void local_struct(double *u, int peer) {
 }
 
 // What refuses: the whole struct's address, an assignment of the whole struct, a member reached
-// through a pointer, a struct with an array of datatypes, a member that is never built, a
+// through a pointer, a struct nested in a struct, a member that is never built, a
 // receive into another member (its count may run on into the datatypes).
 static void refusals(double *u, int peer, Halo *p) {
   // CHECK-LABEL: static void refusals(
@@ -119,20 +122,20 @@ static void refusals(double *u, int peer, Halo *p) {
   fill(&a);
   MPI_Send(u, 1, a.col, peer, 9, MPI_COMM_WORLD);
   // CHECK: {{^}}  MPI_Send(u, 1, a.col, peer, 9, MPI_COMM_WORLD);
-  // REMARK: remark: datatype 'a.col' of MPI_Send is left to the runtime: 'a.col' has its address passed to 'fill' on line 119
+  // REMARK: remark: datatype 'a.col' of MPI_Send is left to the runtime: 'a.col' has its address passed to 'fill' on line 122
   MPI_Type_vector(NY, 1, NX, MPI_DOUBLE, &b.col);
   b = c;
   MPI_Send(u, 1, b.col, peer, 10, MPI_COMM_WORLD);
   // CHECK: {{^}}  MPI_Send(u, 1, b.col, peer, 10, MPI_COMM_WORLD);
-  // REMARK: remark: datatype 'b.col' of MPI_Send is left to the runtime: 'b.col' is assigned as a whole on line 124
+  // REMARK: remark: datatype 'b.col' of MPI_Send is left to the runtime: 'b.col' is assigned as a whole on line 127
   MPI_Send(u, 1, p->col, peer, 11, MPI_COMM_WORLD);
   // CHECK: {{^}}  MPI_Send(u, 1, p->col, peer, 11, MPI_COMM_WORLD);
   // REMARK: remark: datatype 'p->col' of MPI_Send is left to the runtime: 'col' is a member reached through a pointer; only the members of a struct variable are tracked
-  struct faces f;
-  MPI_Type_contiguous(2, MPI_DOUBLE, &f.face[0]);
-  MPI_Send(u, 1, f.face[0], peer, 12, MPI_COMM_WORLD);
-  // CHECK: {{^}}  MPI_Send(u, 1, f.face[0], peer, 12, MPI_COMM_WORLD);
-  // REMARK: remark: datatype 'f.face[0]' of MPI_Send is left to the runtime: 'face' is an array member of a struct or class; arrays inside structs are not tracked
+  struct nested f;
+  MPI_Type_contiguous(2, MPI_DOUBLE, &f.inner.col);
+  MPI_Send(u, 1, f.inner.col, peer, 12, MPI_COMM_WORLD);
+  // CHECK: {{^}}  MPI_Send(u, 1, f.inner.col, peer, 12, MPI_COMM_WORLD);
+  // REMARK: remark: datatype 'f.inner.col' of MPI_Send is left to the runtime: 'col' is a member of an object the tool cannot name; only the members of a struct variable are tracked
   MPI_Send(u, 1, c.row, peer, 13, MPI_COMM_WORLD);
   // CHECK: {{^}}  MPI_Send(u, 1, c.row, peer, 13, MPI_COMM_WORLD);
   // REMARK: remark: datatype 'c.row' of MPI_Send is left to the runtime: 'c.row' is not defined before this use
@@ -141,7 +144,67 @@ static void refusals(double *u, int peer, Halo *p) {
   MPI_Recv(&d.left, 2, MPI_INT, peer, 14, MPI_COMM_WORLD, MPI_STATUS_IGNORE); // a void * buffer
   MPI_Send(u, 1, d.col, peer, 15, MPI_COMM_WORLD);
   // CHECK: {{^}}  MPI_Send(u, 1, d.col, peer, 15, MPI_COMM_WORLD);
-  // REMARK: remark: datatype 'd.col' of MPI_Send is left to the runtime: 'd.col' has the address of its member 'left' passed to 'MPI_Recv' on line 141
+  // REMARK: remark: datatype 'd.col' of MPI_Send is left to the runtime: 'd.col' has the address of its member 'left' passed to 'MPI_Recv' on line 144
+}
+
+// Arrays of datatypes inside a struct: element j of `faces.send` is proven as an element of the
+// variable; set up iteration by iteration in a loop, read by a loop variable (the plan chosen by
+// the same index) or whole by MPI_Alltoallw.
+struct face_types {
+  MPI_Datatype send[3], recv[3];
+  int peer;
+};
+static struct face_types faces;
+
+static void init_faces(void) {
+  int sizes[3] = {NY, NY, NY};
+  for (int d = 0; d < 3; ++d) {
+    int sub[3] = {NY, NY, NY}, start[3] = {0, 0, 0};
+    sub[d] = 1;
+    MPI_Type_create_subarray(3, sizes, sub, start, MPI_ORDER_C, MPI_DOUBLE, &faces.send[d]);
+    MPI_Type_commit(&faces.send[d]);
+    start[d] = NY - 1;
+    MPI_Type_create_subarray(3, sizes, sub, start, MPI_ORDER_C, MPI_DOUBLE, &faces.recv[d]);
+    MPI_Type_commit(&faces.recv[d]);
+  }
+  MPI_Comm_rank(MPI_COMM_WORLD, &faces.peer);
+}
+
+static void exchange_faces(double *u, double *v) {
+  // CHECK-LABEL: static void exchange_faces(
+  MPI_Request r[6];
+  for (int d = 0; d < 3; ++d) {
+    MPI_Irecv(v, 1, faces.recv[d], faces.peer, d, MPI_COMM_WORLD, &r[2 * d]);
+    // CHECK: tempi_Irecv(v, 1, faces.recv[d], faces.peer, d, MPI_COMM_WORLD, &r[2 * d], tempi_gen_plans_{{[0-9]+}}[d]);
+    // REMARK: remark: rewritten: MPI_Irecv -> tempi_Irecv: 'faces.recv[d]' takes its plan by the same index, tempi_gen_plans_{{[0-9]+}}[d] {faces.recv[0]: subarray(3, [32, 32, 32], [1, 32, 32], [31, 0, 0], C, MPI_DOUBLE)
+    MPI_Isend(u, 1, faces.send[d], faces.peer, d, MPI_COMM_WORLD, &r[2 * d + 1]);
+    // CHECK: tempi_Isend{{(_deferred)?}}(u, 1, faces.send[d], faces.peer, d, MPI_COMM_WORLD, &r[2 * d + 1], tempi_gen_plans_{{[0-9]+}}[d]);
+  }
+  MPI_Waitall(6, r, MPI_STATUSES_IGNORE);
+  MPI_Send(u, 1, faces.send[2], faces.peer, 16, MPI_COMM_WORLD);
+  // CHECK: tempi_Send(u, 1, faces.send[2], faces.peer, 16, MPI_COMM_WORLD, &tempi_gen_plan_
+  // REMARK: remark: rewritten: MPI_Send -> tempi_Send: 'faces.send[2]' holds subarray(3, [32, 32, 32], [32, 32, 1], [0, 0, 0], C, MPI_DOUBLE)
+}
+
+static void local_faces(double *u, double *v) {
+  // CHECK-LABEL: static void local_faces(
+  struct face_types h, g, o;
+  int counts[3] = {1, 1, 1}, displs[3] = {0, 0, 0};
+  for (int d = 0; d < 3; ++d)
+    MPI_Type_vector(NY, d + 1, NX, MPI_DOUBLE, &h.send[d]);
+  MPI_Alltoallw(u, counts, displs, h.send, v, counts, displs, h.send, MPI_COMM_WORLD);
+  // CHECK: tempi_Alltoallw(u, counts, displs, h.send, v, counts, displs, h.send, MPI_COMM_WORLD, [[T:tempi_gen_plans_[0-9]+]], [[T]]);
+  // REMARK: remark: rewritten: MPI_Alltoallw -> tempi_Alltoallw: 'h.send' has plans tempi_gen_plans_{{[0-9]+}} {h.send[0]: vector(32, 1, 64, MPI_DOUBLE)
+  MPI_Type_vector(NY, 1, NX, MPI_DOUBLE, &g.send[0]);
+  keep_types(g.recv); // an array member handed to a function: escapes the struct
+  MPI_Send(u, 1, g.send[0], 1, 17, MPI_COMM_WORLD);
+  // CHECK: {{^}}  MPI_Send(u, 1, g.send[0], 1, 17, MPI_COMM_WORLD);
+  // REMARK: remark: datatype 'g.send[0]' of MPI_Send is left to the runtime: 'g.send[0]' is passed to 'keep_types' on line [[@LINE-3]]
+  MPI_Type_vector(NY, 1, NX, MPI_DOUBLE, &o.send[0]);
+  o.send[3] = MPI_INT; // past send[]: the next member
+  MPI_Send(u, 1, o.send[0], 1, 18, MPI_COMM_WORLD);
+  // CHECK: {{^}}  MPI_Send(u, 1, o.send[0], 1, 18, MPI_COMM_WORLD);
+  // REMARK: remark: datatype 'o.send[0]' of MPI_Send is left to the runtime: 'o.send[0]' is indexed out of bounds ([3]) on line [[@LINE-3]]
 }
 
 int main(int argc, char **argv) {
@@ -152,6 +215,9 @@ int main(int argc, char **argv) {
   exchange(u);
   local_struct(u, 1);
   refusals(u, 1, &h);
+  init_faces();
+  exchange_faces(u, u);
+  local_faces(u, u);
   MPI_Finalize();
   return 0;
 }

@@ -148,10 +148,14 @@ TypeExprPtr DatatypeResolver::resolve(const Expr *e, Point at, Unresolved &why, 
     const auto *d = dyn_cast<DeclRefExpr>(base);
     const auto *vd = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
     if (const auto *me = dyn_cast<MemberExpr>(base)) {
-      why = {"'" + me->getMemberDecl()->getNameAsString() +
-                 "' is an array member of a struct or class; arrays inside structs are not tracked",
-             loc};
-      return nullptr;
+      Unresolved idxWhy;
+      std::optional<int64_t> idx = ev_.evalInt(ase->getIdx(), at, idxWhy);
+      if (!idx) {
+        why = {"the index into '" + spelledText(me, ev_.context()) + "' " + idxWhy.reason,
+               idxWhy.loc};
+        return nullptr;
+      }
+      return fromMember(me, *idx, at, why, depth);
     }
     if (!vd || !vd->getType()->isArrayType()) {
       why = {"the datatype is read through a pointer", loc};
@@ -176,7 +180,7 @@ TypeExprPtr DatatypeResolver::resolve(const Expr *e, Point at, Unresolved &why, 
     return fromDefinition(*def, Evaluator::slotName(vd, *idx), why, depth);
   }
   if (const auto *me = dyn_cast<MemberExpr>(inner))
-    return fromMember(me, at, why, depth);
+    return fromMember(me, std::nullopt, at, why, depth);
   if (const auto *call = dyn_cast<CallExpr>(inner))
     return fromHelperCall(call, at, why, depth);
   why = {"the datatype expression is not a variable or a predefined type", loc};
@@ -367,8 +371,8 @@ TypeExprPtr DatatypeResolver::fromFileScope(const VarDecl *var, Unresolved &why,
   return t;
 }
 
-TypeExprPtr DatatypeResolver::fromMember(const MemberExpr *me, Point at, Unresolved &why,
-                                         int depth) {
+std::optional<DatatypeResolver::MemberSlot>
+DatatypeResolver::memberSlot(const MemberExpr *me, Unresolved &why) {
   SourceLocation loc = me->getBeginLoc();
   const std::string member = me->getMemberDecl()->getNameAsString();
   const auto *d = dyn_cast<DeclRefExpr>(me->getBase()->IgnoreParenImpCasts());
@@ -382,42 +386,68 @@ TypeExprPtr DatatypeResolver::fromMember(const MemberExpr *me, Point at, Unresol
                                      : std::string("a member of an object the tool cannot name")) +
                "; only the members of a struct variable are tracked",
            loc};
-    return nullptr;
+    return std::nullopt;
   }
   if (vd->getType()->isReferenceType()) {
     why = {"'" + vd->getNameAsString() + "' is a reference", loc};
-    return nullptr;
+    return std::nullopt;
   }
   if (!datatypeRecord(vd->getType())) {
     why = {"'" + member + "' is a member of '" + vd->getNameAsString() +
                "', whose type the tool does not track (a C-like struct with MPI_Datatype "
-               "members and no datatype deeper inside: no array of them, no nested struct "
-               "holding one)",
+               "members or one-dimensional arrays of them, and no datatype deeper inside)",
            loc};
-    return nullptr;
+    return std::nullopt;
   }
-  const int64_t k = fd->getFieldIndex();
-  const std::string name = Evaluator::slotName(vd, k);
+  const std::string name = vd->getNameAsString() + "." + member;
   if (isa<ParmVarDecl>(vd)) {
     why = {"'" + name + "' comes from a parameter of '" + nameOf(vd->getDeclContext()) + "'", loc};
-    return nullptr;
+    return std::nullopt;
   }
   if (capturedByLambdaOrBlock(d, ev_.context())) {
     why = {"'" + name + "' is captured from an enclosing function", loc};
-    return nullptr;
+    return std::nullopt;
   }
-  if (!vd->hasLocalStorage()) {
-    if (files_)
-      return fromFileScopeElement(vd, k, at, why, depth);
+  if (!vd->hasLocalStorage() && !files_) {
     why = {"'" + name + "' is a member of " +
                (vd->isStaticLocal() ? "a static variable" : "a global variable"),
            loc};
-    return nullptr;
+    return std::nullopt;
   }
+  return MemberSlot{vd, fd};
+}
+
+TypeExprPtr DatatypeResolver::fromSlot(const VarDecl *vd, int64_t k, Point at, Unresolved &why,
+                                       int depth) {
+  if (!vd->hasLocalStorage())
+    return fromFileScopeElement(vd, k, at, why, depth);
   std::optional<SlotDefinition> def = ev_.slotDefinition(vd, k, at, why);
   if (!def)
     return nullptr;
-  return fromDefinition(*def, name, why, depth);
+  return fromDefinition(*def, Evaluator::slotName(vd, k), why, depth);
+}
+
+TypeExprPtr DatatypeResolver::fromMember(const MemberExpr *me, std::optional<int64_t> index,
+                                         Point at, Unresolved &why, int depth) {
+  std::optional<MemberSlot> m = memberSlot(me, why);
+  if (!m)
+    return nullptr;
+  const int64_t base = m->field->getFieldIndex() * kMemberStride;
+  const std::string name = m->var->getNameAsString() + "." + m->field->getNameAsString();
+  if (!index) {
+    if (!isDatatypeType(m->field->getType())) {
+      why = {"'" + name + "' is an array, not a datatype", me->getBeginLoc()};
+      return nullptr;
+    }
+    return fromSlot(m->var, base, at, why, depth);
+  }
+  std::optional<DatatypeMember> dm = datatypeMember(m->var, base + *index);
+  if (!isDatatypeArrayMember(m->field) || *index < 0 || !dm) {
+    why = {"'" + name + "[" + std::to_string(*index) + "]' is outside the array",
+           me->getBeginLoc()};
+    return nullptr;
+  }
+  return fromSlot(m->var, base + *index, at, why, depth);
 }
 
 bool DatatypeResolver::isFileScopeArray(const VarDecl *vd) const {
@@ -705,12 +735,10 @@ std::vector<TypeExprPtr> DatatypeResolver::resolveArray(const Expr *e, Point at,
   SourceLocation loc = e->getBeginLoc();
   const Expr *inner = e->IgnoreParenImpCasts();
   const auto *d = dyn_cast<DeclRefExpr>(inner);
+  if (const auto *me = dyn_cast<MemberExpr>(inner))
+    return resolveMemberArray(me, at, why);
   if (!d) {
-    if (const auto *me = dyn_cast<MemberExpr>(inner))
-      why = {"'" + me->getMemberDecl()->getNameAsString() +
-                 "' is a member of a struct or class; members are not tracked",
-             loc};
-    else if (const auto *call = dyn_cast<CallExpr>(inner))
+    if (const auto *call = dyn_cast<CallExpr>(inner))
       why = {calleeName(call).empty()
                  ? std::string("the datatype array is returned by an indirect call")
                  : "the datatype array is returned by a call to '" + calleeName(call) + "'",
@@ -780,6 +808,41 @@ std::vector<TypeExprPtr> DatatypeResolver::resolveArray(const Expr *e, Point at,
     if (!t) {
       // Name the element in every reason ("'types[1]' is unresolved: count depends on 'argc'").
       if (why.reason.rfind("'" + elem + "'", 0) != 0 && why.reason.rfind("'" + name + "'", 0) != 0)
+        why.reason = "'" + elem + "' is unresolved: " + why.reason;
+      return {};
+    }
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+std::vector<TypeExprPtr> DatatypeResolver::resolveMemberArray(const MemberExpr *me, Point at,
+                                                              Unresolved &why) {
+  std::optional<MemberSlot> m = memberSlot(me, why);
+  if (!m)
+    return {};
+  const std::string name = m->var->getNameAsString() + "." + m->field->getNameAsString();
+  if (!isDatatypeArrayMember(m->field)) {
+    why = {"'" + name + "' is not an array of datatypes", me->getBeginLoc()};
+    return {};
+  }
+  const uint64_t n =
+      ev_.context().getAsConstantArrayType(m->field->getType())->getSize().getZExtValue();
+  if (n == 0 || n > static_cast<uint64_t>(kMaxArray)) {
+    why = {"'" + name + "' has " + std::to_string(n) + " elements" +
+               (n ? ", more than the tool reads (" + std::to_string(kMaxArray) + ")" : ""),
+           me->getBeginLoc()};
+    return {};
+  }
+  std::vector<TypeExprPtr> out;
+  const int64_t base = m->field->getFieldIndex() * kMemberStride;
+  for (uint64_t j = 0; j < n; ++j) {
+    const int64_t k = base + static_cast<int64_t>(j);
+    TypeExprPtr t = fromSlot(m->var, k, at, why, 0);
+    if (!t) {
+      std::string elem = Evaluator::slotName(m->var, k);
+      if (why.reason.rfind("'" + elem + "'", 0) != 0 &&
+          why.reason.rfind("'" + m->var->getNameAsString(), 0) != 0)
         why.reason = "'" + elem + "' is unresolved: " + why.reason;
       return {};
     }

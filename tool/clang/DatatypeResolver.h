@@ -26,8 +26,9 @@
 /// A parameter of the analysed function is proven when every call of the function is seen and
 /// passes one chain (CallSiteValues: a static function whose address is never taken).
 ///
-/// An MPI_Datatype member of a struct variable (`halo.col`, Flow.h's datatypeRecord) is proven
-/// as an element of that variable: a local's by FunctionFlow, a static one's by FileScopeTypes.
+/// An MPI_Datatype member of a struct variable (`halo.col`, Flow.h's datatypeRecord), or an
+/// element of an array member (`halo.send[d]`), is proven as an element of that variable: a
+/// local's by FunctionFlow, a static one's by FileScopeTypes.
 ///
 /// Refused, with a sentence that says why: other parameters ("'t' comes from a parameter of
 /// 'f', which another file may call (it is not static)"), other globals and statics, members
@@ -61,7 +62,8 @@ public:
   TypeExprPtr resolve(const clang::Expr *e, Point at, Unresolved &why, int depth = 0);
   /// The chains of every element of a datatype array argument (sendtypes of MPI_Alltoallw), in
   /// order, or an empty vector with `why` set. The argument must name a local array of constant
-  /// length (not a parameter, member, pointer or variable-length array) and resolve()'s
+  /// length, or an array member of a struct variable (not a parameter, class member, pointer or
+  /// variable-length array) and resolve()'s
   /// rules must prove each element at `at`: one dominating definition (a constructor writing
   /// &a[k], a copy of a proven datatype, a predefined type), no escape, not freed; or an array
   /// of static storage whose every element FileScopeTypes proves.
@@ -81,9 +83,23 @@ private:
   /// A static-storage datatype variable (`static MPI_Datatype face;`): its one constructor,
   /// resolved where it stands (FileScopeTypes).
   TypeExprPtr fromFileScope(const clang::VarDecl *var, Unresolved &why, int depth);
-  /// `h.col`: a datatype member of a struct variable (datatypeRecord), proven as an element of
-  /// the variable is (a local's by FunctionFlow, a static one's by FileScopeTypes).
-  TypeExprPtr fromMember(const clang::MemberExpr *me, Point at, Unresolved &why, int depth);
+  /// `h.col` (index none) or `h.face[index]`: a datatype member of a struct variable
+  /// (datatypeRecord), proven as an element of the variable is (a local's by FunctionFlow, a
+  /// static one's by FileScopeTypes).
+  TypeExprPtr fromMember(const clang::MemberExpr *me, std::optional<int64_t> index, Point at,
+                         Unresolved &why, int depth);
+  /// The struct variable and field of `h.m`, when the tool tracks that member's variable; else
+  /// none with `why` set.
+  struct MemberSlot {
+    const clang::VarDecl *var = nullptr;
+    const clang::FieldDecl *field = nullptr;
+  };
+  std::optional<MemberSlot> memberSlot(const clang::MemberExpr *me, Unresolved &why);
+  /// resolveArray of a struct's array member (`h.face`): each element as fromMember proves it.
+  std::vector<TypeExprPtr> resolveMemberArray(const clang::MemberExpr *me, Point at,
+                                              Unresolved &why);
+  /// Element k of a local (FunctionFlow) or static-storage (FileScopeTypes) variable.
+  TypeExprPtr fromSlot(const clang::VarDecl *vd, int64_t k, Point at, Unresolved &why, int depth);
   /// Whether `vd` is an array of datatypes in static storage that FileScopeTypes follows.
   bool isFileScopeArray(const clang::VarDecl *vd) const;
   /// Element k of a static-storage array of datatypes (`static MPI_Datatype face[6];`): its one

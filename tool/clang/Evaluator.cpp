@@ -53,8 +53,9 @@ std::string Evaluator::slotName(const VarDecl *var, std::optional<int64_t> eleme
   std::string s = var->getNameAsString();
   if (!element)
     return s;
-  if (const FieldDecl *member = datatypeMember(var, *element))
-    return s + "." + member->getNameAsString();
+  if (std::optional<DatatypeMember> m = datatypeMember(var, *element))
+    return s + "." + m->field->getNameAsString() +
+           (m->index ? "[" + std::to_string(*m->index) + "]" : "");
   if (std::optional<int64_t> columns = rowLength(var->getType(), var->getASTContext()))
     return s + "[" + std::to_string(*element / *columns) + "][" +
            std::to_string(*element % *columns) + "]";
@@ -437,6 +438,25 @@ std::optional<SlotDefinition> Evaluator::definitionAt(const VarEvent &event, con
       why = {"'" + var->getNameAsString() + "' has an initializer the tool cannot read", def->loc};
       return std::nullopt;
     }
+    if (std::optional<DatatypeMember> m = datatypeMember(var, *element)) {
+      // A struct's member: the field's initializer, an array member's element in its list;
+      // none (zero-initialized) past the lists' ends.
+      const unsigned field = m->field->getFieldIndex();
+      const Expr *v = field < il->getNumInits() ? il->getInit(field)->IgnoreImplicit() : nullptr;
+      if (v && m->index) {
+        const auto *sub = dyn_cast<InitListExpr>(v);
+        if (!sub && !isa<ImplicitValueInitExpr>(v)) {
+          why = {"'" + var->getNameAsString() + "' has an initializer the tool cannot read",
+                 def->loc};
+          return std::nullopt;
+        }
+        v = sub && static_cast<uint64_t>(*m->index) < sub->getNumInits()
+                ? sub->getInit(static_cast<unsigned>(*m->index))
+                : nullptr;
+      }
+      out.value = v && !isa<ImplicitValueInitExpr>(v->IgnoreImplicit()) ? v : nullptr;
+      return out;
+    }
     if (*element < 0) {
       why = {"'" + slotName(var, element) + "' is before the start of the array", at.loc};
       return std::nullopt;
@@ -474,8 +494,7 @@ std::optional<SlotDefinition> Evaluator::definitionAt(const VarEvent &event, con
     if (static_cast<uint64_t>(index) < il->getNumInits()) {
       out.value = il->getInit(static_cast<unsigned>(index));
     } else if (const auto *cat = ctx_.getAsConstantArrayType(var->getType());
-               (cat && static_cast<uint64_t>(index) < cat->getSize().getZExtValue()) ||
-               datatypeMember(var, index)) {
+               cat && static_cast<uint64_t>(index) < cat->getSize().getZExtValue()) {
       out.value = nullptr; // zero-initialized
     } else {
       why = {"'" + slotName(var, element) + "' is past the end of the array", at.loc};

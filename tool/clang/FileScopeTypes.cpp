@@ -10,6 +10,7 @@
 #include "tool/clang/TranslationUnitScan.h"
 
 #include <algorithm>
+#include <functional>
 
 using namespace clang;
 
@@ -90,12 +91,27 @@ void FileScopeTypes::scan() {
       tracked_.insert(vd);
       if (const auto *me = dyn_cast_or_null<MemberExpr>(p); me && !me->isArrow()) {
         const auto *fd = dyn_cast<FieldDecl>(me->getMemberDecl());
-        if (!fd || !isDatatypeType(fd->getType())) {
+        if (fd && isDatatypeArrayMember(fd)) {
+          // An array member, as an array of datatypes above: h.face[i] is used as a scalar
+          // variable is; h.face itself only read through a pointer to const.
+          const Stmt *below = me;
+          const Stmt *above = parentAboveParensAndCasts(me, below, ctx_);
+          const auto *ase = dyn_cast_or_null<ArraySubscriptExpr>(above);
+          if (!ase || ase->getBase()->IgnoreParenImpCasts() != me) {
+            const auto *call = dyn_cast_or_null<CallExpr>(above);
+            int k = call ? argumentIndex(call, below) : -1;
+            if (k < 0 || !paramIsConstPointer(call, k))
+              other("has its member '" + fd->getNameAsString() + "' used as a pointer");
+            continue;
+          }
+          child = ase;
+        } else if (!fd || !isDatatypeType(fd->getType())) {
           if (std::string what = memberAddressEscape(me, ctx_); !what.empty())
             other(what);
           continue;
+        } else {
+          child = me;
         }
-        child = me;
         p = parentStmt(child, ctx_);
       }
     }
@@ -196,11 +212,32 @@ bool FileScopeTypes::storageAllowsProof(const VarDecl *var, Unresolved &why) {
   for (const VarDecl *rd : var->redecls())
     if (const Expr *init = rd->getInit(); init && !trivialDefault(init)) {
       bool null = true;
-      if (const auto *il = dyn_cast<InitListExpr>(init->IgnoreImplicit())) {
-        for (unsigned i = 0; i < il->getNumInits(); ++i) // a struct's other members: any value
-          if (!datatypeRecord(var->getType()) || datatypeMember(var, i))
-            null = null && (isa<ImplicitValueInitExpr>(il->getInit(i)) || // zero, as none
-                            spellsNull(il->getInit(i)));
+      // Every datatype an initializer list gives is null (a struct's other members: any value;
+      // an array member's list, element by element; an implicit zero, as none).
+      std::function<bool(const Expr *)> nullList = [&](const Expr *e) {
+        e = e->IgnoreImplicit();
+        if (isa<ImplicitValueInitExpr>(e))
+          return true;
+        const auto *il = dyn_cast<InitListExpr>(e);
+        if (!il)
+          return spellsNull(e);
+        const RecordDecl *rec = datatypeRecord(il->getType());
+        for (unsigned i = 0; i < il->getNumInits(); ++i) {
+          if (rec) {
+            const FieldDecl *f = nullptr;
+            for (const FieldDecl *g : rec->fields())
+              if (g->getFieldIndex() == i)
+                f = g;
+            if (!f || (!isDatatypeType(f->getType()) && !isDatatypeArrayMember(f)))
+              continue;
+          }
+          if (!nullList(il->getInit(i)))
+            return false;
+        }
+        return true;
+      };
+      if (isa<InitListExpr>(init->IgnoreImplicit())) {
+        null = nullList(init);
       } else {
         null = spellsNull(init);
       }

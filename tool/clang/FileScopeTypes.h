@@ -28,8 +28,9 @@
 /// Its initializer may only spell MPI_DATATYPE_NULL.
 ///
 /// A struct of datatypes (Flow.h's datatypeRecord: `static struct halo h;` with MPI_Datatype
-/// members) is proven member by member the same way, a member being the element numbered by its
-/// field index: exactly one call writes `&h.m`. Its other members may be read and written in
+/// members or arrays of them) is proven member by member the same way, a member (or an array
+/// member's element) being an element of the variable (Flow.h's kMemberStride): exactly one
+/// call writes `&h.m` (`&h.a[k]`). Its other members may be read and written in
 /// place and their address handed to MPI functions' typed outputs (Flow.h's
 /// memberAddressEscape); the whole struct is only read by value. Its initializer may only spell
 /// MPI_DATATYPE_NULL for the datatype members.

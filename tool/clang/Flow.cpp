@@ -276,24 +276,39 @@ const RecordDecl *datatypeRecord(QualType t) {
     return nullptr;
   bool any = false;
   for (const FieldDecl *f : rd->fields()) {
-    if (isDatatypeType(f->getType())) {
+    if (isDatatypeType(f->getType()) || isDatatypeArrayMember(f)) {
       any = true;
       continue;
     }
     if (f->isBitField() || holdsDatatype(f->getType()))
-      return nullptr; // a datatype deeper inside (an array, a nested struct): not followed
+      return nullptr; // a datatype deeper inside (a 2-D array, a nested struct): not followed
   }
   return any ? rd : nullptr;
 }
 
-const FieldDecl *datatypeMember(const VarDecl *var, int64_t element) {
+bool isDatatypeArrayMember(const FieldDecl *f) {
+  const ConstantArrayType *cat = f->getASTContext().getAsConstantArrayType(f->getType());
+  return cat && !cat->getElementType()->isArrayType() && isDatatypeType(cat->getElementType()) &&
+         cat->getSize().ule(static_cast<uint64_t>(kMemberStride));
+}
+
+std::optional<DatatypeMember> datatypeMember(const VarDecl *var, int64_t element) {
   const RecordDecl *rd = datatypeRecord(var->getType());
-  if (!rd)
-    return nullptr;
-  for (const FieldDecl *f : rd->fields())
-    if (f->getFieldIndex() == element && isDatatypeType(f->getType()))
-      return f;
-  return nullptr;
+  if (!rd || element < 0)
+    return std::nullopt;
+  const int64_t field = element / kMemberStride, index = element % kMemberStride;
+  for (const FieldDecl *f : rd->fields()) {
+    if (f->getFieldIndex() != field)
+      continue;
+    if (isDatatypeType(f->getType()) && index == 0)
+      return DatatypeMember{f, std::nullopt};
+    if (isDatatypeArrayMember(f) &&
+        static_cast<uint64_t>(index) <
+            var->getASTContext().getAsConstantArrayType(f->getType())->getSize().getZExtValue())
+      return DatatypeMember{f, index};
+    return std::nullopt;
+  }
+  return std::nullopt;
 }
 
 std::string memberAddressEscape(const MemberExpr *me, ASTContext &ctx) {
@@ -721,10 +736,15 @@ private:
     const auto *idx = dyn_cast<DeclRefExpr>(ase->getIdx()->IgnoreParenImpCasts());
     if (!loop || !idx || idx->getDecl() != loop->var)
       return false;
+    // Every index inside the array (a struct's array member is followed by another member).
+    const ConstantArrayType *cat =
+        ctx_.getAsConstantArrayType(ase->getBase()->IgnoreParenImpCasts()->getType());
+    if (cat && (loop->lo < 0 || static_cast<uint64_t>(loop->hi) > cat->getSize().getZExtValue()))
+      return false;
     for (int64_t k = loop->lo; k < loop->hi; ++k) {
       VarEvent one = e;
       one.anyElement = false;
-      one.element = k;
+      one.element = e.elementBase + k;
       one.stmt = loop->loop;
       one.loop = loop->loop;
       one.loopVar = loop->var;
@@ -845,8 +865,9 @@ private:
     auto [it, fresh] = iteratedLoops_.try_emplace(loop);
     if (fresh)
       it->second = checkIteratedLoop(loop);
-    const ConstantArrayType *cat = ctx_.getAsConstantArrayType(vd->getType());
-    if (!it->second || !cat || rowLength(vd->getType(), ctx_))
+    const QualType arrayType = ase->getBase()->IgnoreParenImpCasts()->getType(); // a member's too
+    const ConstantArrayType *cat = ctx_.getAsConstantArrayType(arrayType);
+    if (!it->second || !cat || rowLength(arrayType, ctx_))
       return false;
     const CountedLoop &l = *it->second;
     LoopIteration first{loop, l.var, l.lo, l.lo};
@@ -858,8 +879,9 @@ private:
       if (k < 0 || static_cast<uint64_t>(k) >= cat->getSize().getZExtValue())
         return false;
     for (int64_t k = l.lo; k < l.hi; ++k)
-      events_[vd].push_back(
-          iterationEvent(e, {loop, l.var, k, l.lo}, (*elements)[static_cast<size_t>(k - l.lo)]));
+      events_[vd].push_back(iterationEvent(e, {loop, l.var, k, l.lo},
+                                           e.elementBase +
+                                               (*elements)[static_cast<size_t>(k - l.lo)]));
     return true;
   }
 
@@ -950,9 +972,11 @@ private:
     // reads and writes the variable itself, and those references are classified one by one.
     if (isa<CapturedStmt>(p))
       return;
-    // A struct of datatypes: `h.col` names the member's element.
+    // The array an index below goes into: the variable, or a struct's array member.
+    QualType arrayType = vd->getType();
+    // A struct of datatypes: `h.col` names the member's element, `h.face` is an array.
     if (const auto *me = dyn_cast<MemberExpr>(p); me && datatypeRecord(vd->getType()))
-      if (!memberElement(vd, me, p, node, e))
+      if (!memberElement(vd, me, p, node, e, arrayType))
         return;
     const ArraySubscriptExpr *element = nullptr; // the a[k] this reference names, if any
     // Arrays: a[k] names element k; a bare decayed array is a pointer to every element.
@@ -968,7 +992,7 @@ private:
         p = skipUp(pm_, ase, node);
         if (!p)
           return;
-        std::optional<int64_t> columns = rowLength(vd->getType(), ctx_);
+        std::optional<int64_t> columns = rowLength(arrayType, ctx_);
         if (columns && !classifyRow(vd, ase, *columns, p, node, e))
           return;
         if (e.anyElement)
@@ -983,17 +1007,20 @@ private:
           }
         // A constant index outside the array (one past the end only for its address) touches
         // some other object: nothing about the array can be proven.
-        if (const ConstantArrayType *cat = ctx_.getAsConstantArrayType(vd->getType());
+        if (const ConstantArrayType *cat = ctx_.getAsConstantArrayType(arrayType);
             cat && e.element && !columns) {
           auto size = static_cast<int64_t>(cat->getSize().getZExtValue());
           auto *addr = dyn_cast<UnaryOperator>(p);
           bool addressOnly = addr && addr->getOpcode() == UO_AddrOf;
-          if (*e.element < 0 || *e.element > size || (*e.element == size && !addressOnly)) {
+          if (*e.element < 0 || *e.element > size || (*e.element == size && !addressOnly) ||
+              (e.elementBase && *e.element == size)) { // a member's end is the next member
             std::string k = std::to_string(*e.element);
             escape(vd, e, "is indexed out of bounds ([" + k + "])");
             return;
           }
         }
+        if (e.element)
+          *e.element += e.elementBase; // a struct's array member: the variable's element
       } else {
         if (auto *call = dyn_cast_or_null<CallExpr>(pp)) {
           int i = argumentIndex(call, child);
@@ -1060,15 +1087,22 @@ private:
 
   /// `h.m` of a variable of a datatypeRecord type, `me` that member expression (`p` on entry):
   /// a datatype member is the element numbered by its field index (p and node move up to its
-  /// use, and the caller goes on with the element). Another member is not tracked, but its
+  /// use, and the caller goes on with the element); an array member is the array the caller
+  /// indexes (`arrayType`, and its element 0's number in `e.elementBase`). Another member is not tracked, but its
   /// address could reach the datatype members (pointer arithmetic): taken other than as an
   /// MPI function's typed output or a pointer to const (memberAddressEscape), it escapes the
   /// whole variable. Returns whether the caller goes on.
   bool memberElement(const VarDecl *vd, const MemberExpr *me, const Stmt *&p, const Stmt *&node,
-                     VarEvent &e) {
+                     VarEvent &e, QualType &arrayType) {
     const auto *fd = dyn_cast<FieldDecl>(me->getMemberDecl());
     if (fd && isDatatypeType(fd->getType())) {
-      e.element = fd->getFieldIndex();
+      e.element = fd->getFieldIndex() * kMemberStride;
+      p = skipUp(pm_, me, node);
+      return p != nullptr;
+    }
+    if (fd && isDatatypeArrayMember(fd)) { // indexed below as an array whose element 0 is this
+      arrayType = fd->getType();
+      e.elementBase = fd->getFieldIndex() * kMemberStride;
       p = skipUp(pm_, me, node);
       return p != nullptr;
     }
@@ -1320,8 +1354,9 @@ void FunctionFlow::accountForEarlierIterations(
         if (std::optional<std::vector<int64_t>> elements = elementOfEachIteration(
                 e.iterationIndex, ctx, bound(), first, it.value)) {
           for (int64_t k = it.first; k < it.value; ++k)
-            earlier.push_back(iterationEvent(e, {it.loop, it.var, k, it.first},
-                                             (*elements)[static_cast<size_t>(k - it.first)]));
+            earlier.push_back(iterationEvent(
+                e, {it.loop, it.var, k, it.first},
+                e.elementBase + (*elements)[static_cast<size_t>(k - it.first)]));
           continue;
         }
       }

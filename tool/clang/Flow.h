@@ -84,6 +84,9 @@ struct VarEvent {
   /// In an iteration flow, inside the loop's body: the index that names this element only
   /// through the iteration's value (`&face[2 * d]`), which other iterations give other values.
   const clang::Expr *iterationIndex = nullptr;
+  /// The element that index 0 of the indexed array is: 0, or for an array member of a struct
+  /// its first element (kMemberStride times its field index).
+  int64_t elementBase = 0;
   clang::SourceLocation loc;
   std::string what;                 ///< Escape: "its address is passed to 'f'", ...
 };
@@ -191,16 +194,29 @@ bool capturedByLambdaOrBlock(const clang::DeclRefExpr *d, clang::ASTContext &ctx
 /// r*C+c; none for any other type.
 std::optional<int64_t> rowLength(clang::QualType t, const clang::ASTContext &ctx);
 
-/// A struct whose MPI_Datatype members the flows track one by one, each as an element numbered
-/// by its field index (`h.col` is element 0 of `struct { MPI_Datatype col; int n; } h;`): a C
-/// struct, or a C++ one that is C-like (no base, no member function, not a template), with at
-/// least one MPI_Datatype member and no datatype deeper inside (an array of them, a nested
-/// struct holding one). Its definition, or nullptr for any other type.
+/// A struct whose MPI_Datatype members the flows track one by one, each as an element of the
+/// variable: a C struct, or a C++ one that is C-like (no base, no member function, not a
+/// template), with at least one MPI_Datatype member or one-dimensional array of them, and no
+/// datatype deeper inside (a two-dimensional array, a nested struct holding one). Its
+/// definition, or nullptr for any other type.
 const clang::RecordDecl *datatypeRecord(clang::QualType t);
 
-/// The MPI_Datatype member that is element `element` of a variable of a datatypeRecord type,
-/// or nullptr.
-const clang::FieldDecl *datatypeMember(const clang::VarDecl *var, int64_t element);
+/// The elements of a datatypeRecord variable: member i (its field index) is element
+/// i * kMemberStride, element j of an array member i * kMemberStride + j (`h.col` is element
+/// 0 and `h.face[2]` element 2^20 + 2 of `struct { MPI_Datatype col, face[6]; } h;`).
+constexpr int64_t kMemberStride = int64_t(1) << 20;
+
+/// A datatype member named by an element: the field, and the index into it for an array member.
+struct DatatypeMember {
+  const clang::FieldDecl *field = nullptr;
+  std::optional<int64_t> index;
+};
+/// The datatype member that is element `element` of a variable of a datatypeRecord type (an
+/// array member's index within its bounds), or none.
+std::optional<DatatypeMember> datatypeMember(const clang::VarDecl *var, int64_t element);
+/// Whether a field is a one-dimensional array of MPI_Datatype of constant size (at most
+/// kMemberStride elements) that a datatypeRecord tracks.
+bool isDatatypeArrayMember(const clang::FieldDecl *f);
 
 /// How `me`, a member of a datatypeRecord variable that is not a datatype, is used when the use
 /// could reach the datatype members (pointer arithmetic from its address): its address, or an
