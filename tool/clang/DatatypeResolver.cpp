@@ -172,12 +172,7 @@ TypeExprPtr DatatypeResolver::resolve(const Expr *e, Point at, Unresolved &why, 
       why = {"the index into '" + vd->getNameAsString() + "' " + idxWhy.reason, idxWhy.loc};
       return nullptr;
     }
-    if (fileScope)
-      return fromFileScopeElement(vd, *idx, at, why, depth);
-    std::optional<SlotDefinition> def = ev_.slotDefinition(vd, *idx, at, why);
-    if (!def)
-      return nullptr;
-    return fromDefinition(*def, Evaluator::slotName(vd, *idx), why, depth);
+    return fromSlot(vd, *idx, at, why, depth);
   }
   if (const auto *me = dyn_cast<MemberExpr>(inner))
     return fromMember(me, std::nullopt, at, why, depth);
@@ -792,21 +787,19 @@ std::vector<TypeExprPtr> DatatypeResolver::resolveArray(const Expr *e, Point at,
            loc};
     return {};
   }
+  return elementsOf(vd, 0, n, name, at, why);
+}
+
+std::vector<TypeExprPtr> DatatypeResolver::elementsOf(const VarDecl *vd, int64_t first,
+                                                      uint64_t n, const std::string &name,
+                                                      Point at, Unresolved &why) {
   std::vector<TypeExprPtr> out;
-  for (uint64_t k = 0; k < n; ++k) {
-    auto idx = static_cast<int64_t>(k);
-    std::string elem = Evaluator::slotName(vd, idx);
-    TypeExprPtr t;
-    if (fileScope) {
-      t = fromFileScopeElement(vd, idx, at, why, 0);
-    } else {
-      std::optional<SlotDefinition> def = ev_.slotDefinition(vd, idx, at, why);
-      if (!def)
-        return {};
-      t = fromDefinition(*def, elem, why, 0);
-    }
+  for (uint64_t j = 0; j < n; ++j) {
+    const int64_t k = first + static_cast<int64_t>(j);
+    TypeExprPtr t = fromSlot(vd, k, at, why, 0);
     if (!t) {
       // Name the element in every reason ("'types[1]' is unresolved: count depends on 'argc'").
+      std::string elem = Evaluator::slotName(vd, k);
       if (why.reason.rfind("'" + elem + "'", 0) != 0 && why.reason.rfind("'" + name + "'", 0) != 0)
         why.reason = "'" + elem + "' is unresolved: " + why.reason;
       return {};
@@ -834,21 +827,7 @@ std::vector<TypeExprPtr> DatatypeResolver::resolveMemberArray(const MemberExpr *
            me->getBeginLoc()};
     return {};
   }
-  std::vector<TypeExprPtr> out;
-  const int64_t base = m->field->getFieldIndex() * kMemberStride;
-  for (uint64_t j = 0; j < n; ++j) {
-    const int64_t k = base + static_cast<int64_t>(j);
-    TypeExprPtr t = fromSlot(m->var, k, at, why, 0);
-    if (!t) {
-      std::string elem = Evaluator::slotName(m->var, k);
-      if (why.reason.rfind("'" + elem + "'", 0) != 0 &&
-          why.reason.rfind("'" + m->var->getNameAsString(), 0) != 0)
-        why.reason = "'" + elem + "' is unresolved: " + why.reason;
-      return {};
-    }
-    out.push_back(std::move(t));
-  }
-  return out;
+  return elementsOf(m->var, m->field->getFieldIndex() * kMemberStride, n, name, at, why);
 }
 
 TypeExprPtr DatatypeResolver::fromDefinition(const SlotDefinition &def, const std::string &name,

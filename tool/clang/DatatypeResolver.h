@@ -98,6 +98,10 @@ private:
   /// resolveArray of a struct's array member (`h.face`): each element as fromMember proves it.
   std::vector<TypeExprPtr> resolveMemberArray(const clang::MemberExpr *me, Point at,
                                               Unresolved &why);
+  /// Elements first .. first + n - 1 of `vd` (an array, or a struct's array member spelled
+  /// `name`), each as fromSlot proves it; empty with `why` naming the element that is not.
+  std::vector<TypeExprPtr> elementsOf(const clang::VarDecl *vd, int64_t first, uint64_t n,
+                                      const std::string &name, Point at, Unresolved &why);
   /// Element k of a local (FunctionFlow) or static-storage (FileScopeTypes) variable.
   TypeExprPtr fromSlot(const clang::VarDecl *vd, int64_t k, Point at, Unresolved &why, int depth);
   /// Whether `vd` is an array of datatypes in static storage that FileScopeTypes follows.
