@@ -2,7 +2,8 @@
 // constants the tool knows (the predefined types' table the plans are made with), so sizes and
 // strides computed from them are proven: the idiom of resized column types. A derived type's size
 // comes from its proven chain, and so do its lb and extent unless a struct inside pads them by the
-// MPI's own alignment rule (a resize above the struct fixes them); an unproven type refuses.
+// MPI's own alignment rule (a resize above the struct fixes them); an unproven type refuses, and
+// so do queries nested too deeply (two statics built from each other's extents).
 // RUN: cp %s %t.c
 // RUN: tempi-rewrite %t.c -- -I%mock_mpi > %t.out.c
 // RUN: grep -v "^// [A-Z]" %t.out.c | FileCheck %s
@@ -94,6 +95,23 @@ void derived_queries(char *buf, int n) {
   MPI_Type_commit(&by_unknown);
   MPI_Send(buf, 1, by_unknown, 1, 3, MPI_COMM_WORLD);
 }
+// Two statics each built from the other's extent: the queries nest until the bound refuses.
+static MPI_Datatype cyc_a, cyc_b;
+static void build_a(void) {
+  MPI_Aint lb, ext;
+  MPI_Type_get_extent(cyc_b, &lb, &ext);
+  MPI_Type_contiguous((int)ext, MPI_BYTE, &cyc_a);
+}
+static void build_b(void) {
+  MPI_Aint lb, ext;
+  MPI_Type_get_extent(cyc_a, &lb, &ext);
+  MPI_Type_contiguous((int)ext, MPI_BYTE, &cyc_b);
+}
+void cycle(char *buf) {
+  build_a();
+  build_b();
+  MPI_Send(buf, 1, cyc_a, 1, 4, MPI_COMM_WORLD);
+}
 // CHECK-LABEL: void resized_column(double *buf) {
 // CHECK: {{^}}  tempi_Send(buf, 2, colres, 1, 0, MPI_COMM_WORLD, &tempi_gen_plan_{{[0-9a-f]+}});
 // CHECK-LABEL: void size_stride(int *buf) {
@@ -108,7 +126,7 @@ void derived_queries(char *buf, int n) {
 // REMARK: remark: rewritten: MPI_Send -> tempi_Send: 't' holds hvector(4, 2, 40, MPI_INT)
 // REMARK: remark: rewritten: MPI_Send -> tempi_Send: 't' holds hvector(3, 1, 28, MPI_DOUBLE_INT)
 // REMARK: remark: rewritten: MPI_Send -> tempi_Send: 't' holds hvector(2, 1, 200, vector(4, 1, 8, MPI_DOUBLE))
-// REMARK: remark: datatype 't' of MPI_Send is left to the runtime: stride depends on 'size', which is reassigned on line 59
+// REMARK: remark: datatype 't' of MPI_Send is left to the runtime: stride depends on 'size', which is reassigned on line 60
 // REMARK: remark: datatype 'padded' of MPI_Send is left to the runtime: count depends on 'extent', which MPI_Type_get_extent sets from a struct datatype, whose extent each MPI pads by its own alignment rule (resize it to fix its bounds)
 // REMARK: remark: rewritten: MPI_Send -> tempi_Send: 'by_fixed' holds hvector(3, 1, 48, resized(0, 24, struct(3, [1, 1, 1], [0, 8, 16], [MPI_DOUBLE, MPI_DOUBLE, MPI_INT])))
 // REMARK: remark: rewritten: MPI_Send -> tempi_Send: 'by_size' holds contiguous(32, MPI_BYTE)
@@ -118,3 +136,7 @@ void derived_queries(char *buf, int n) {
 // CHECK: {{^}}  tempi_Send(buf, 1, by_fixed, 1, 1, MPI_COMM_WORLD, &tempi_gen_plan_{{[0-9a-f]+}});
 // CHECK: {{^}}  tempi_Send(buf, 1, by_size, 1, 2, MPI_COMM_WORLD, &tempi_gen_plan_{{[0-9a-f]+}});
 // CHECK: {{^}}  MPI_Send(buf, 1, by_unknown, 1, 3, MPI_COMM_WORLD);
+// CHECK-LABEL: void cycle(char *buf) {
+// CHECK: {{^}}  MPI_Send(buf, 1, cyc_a, 1, 4, MPI_COMM_WORLD);
+// REMARK: remark: datatype 'cyc_a' of MPI_Send is left to the runtime: 'cyc_a' is built on line {{[0-9]+}}: count depends on 'ext', which MPI_Type_get_extent sets from a datatype the tool cannot prove: 'cyc_b' is built on line
+// REMARK-SAME: a datatype whose chain queries sizes too deeply (or itself)

@@ -606,8 +606,11 @@ bool portableBounds(const TypeExpr &t) {
 }
 
 /// Chains proven inside a type query, itself inside a chain, ...: a bound on the recursion
-/// between DatatypeResolver and Evaluator (each keeps its own depth).
+/// between DatatypeResolver and Evaluator, which each keep their own depth and make new
+/// Evaluators for other functions (two statics built from each other's extents would recurse
+/// forever), so the count is the thread's, not one Evaluator's.
 constexpr int kMaxQueryNesting = 4;
+thread_local int queryNesting = 0;
 
 } // namespace
 
@@ -617,12 +620,13 @@ std::optional<Value> Evaluator::queriedLayout(const VarEvent &e, const std::stri
   const std::string prefix = "depends on '" + name + "', which " + query + " sets from ";
   if (!datatypes_)
     return fail(why, prefix + "a datatype that is not a predefined one", e.loc);
-  if (queryNesting_ >= kMaxQueryNesting)
-    return fail(why, prefix + "a datatype whose chain queries sizes too deeply", e.loc);
+  if (queryNesting >= kMaxQueryNesting)
+    return fail(why, prefix + "a datatype whose chain queries sizes too deeply (or itself)",
+                e.loc);
   Unresolved inner;
-  ++queryNesting_;
+  ++queryNesting;
   TypeExprPtr t = datatypes_->resolve(e.value, at, inner, 0);
-  --queryNesting_;
+  --queryNesting;
   if (!t)
     return fail(why, prefix + "a datatype the tool cannot prove: " + inner.reason, inner.loc);
   Result<IRPtr> ir = translate(*t);

@@ -161,7 +161,6 @@ private:
   std::optional<Value> queriedLayout(const VarEvent &e, const std::string &name, Point at,
                                      Unresolved &why);
   DatatypeResolver *datatypes_ = nullptr; ///< DatatypeScope's
-  int queryNesting_ = 0;                  ///< chains proven inside a query, inside a chain, ...
 };
 
 } // namespace tempi::frontend
