@@ -324,6 +324,30 @@ std::string memberAddressEscape(const MemberExpr *me, ASTContext &ctx) {
     cur = cast<Expr>(p);
     p = parentAboveParensAndCasts(cur, child, ctx);
   }
+  // C++: bound to a reference that may write (a parameter `int &`, a variable `int &r`), which
+  // is its address under another name.
+  auto writableReference = [](QualType t) {
+    return t->isReferenceType() && !t->getPointeeType().isConstQualified();
+  };
+  const auto *load = dyn_cast_or_null<ImplicitCastExpr>(child);
+  const bool byValue = load && load->getCastKind() == CK_LValueToRValue;
+  if (const auto *call = dyn_cast_or_null<CallExpr>(p);
+      call && !byValue && !cur->getType()->isArrayType() && !isa<CXXOperatorCallExpr>(call)) {
+    const int k = argumentIndex(call, child);
+    const FunctionDecl *fd = call->getDirectCallee();
+    const bool byReference =
+        k >= 0 && (!fd || static_cast<unsigned>(k) >= fd->getNumParams() ||
+                   writableReference(fd->getParamDecl(static_cast<unsigned>(k))->getType()));
+    if (byReference)
+      return "has its member " + member + " passed by reference to " +
+             (directCalleeName(call).empty() ? std::string("an indirect call")
+                                             : "'" + directCalleeName(call) + "'");
+  }
+  if (!p && child) // an initializer: its parent is the declaration
+    for (const DynTypedNode &n : ctx.getParents(*child))
+      if (const auto *vd = n.get<VarDecl>(); vd && writableReference(vd->getType()))
+        return "has its member " + member + " bound to the reference '" +
+               vd->getNameAsString() + "'";
   const auto *addr = dyn_cast_or_null<UnaryOperator>(p);
   if (addr && addr->getOpcode() == UO_AddrOf)
     p = parentAboveParensAndCasts(addr, child, ctx);
