@@ -94,13 +94,15 @@ san_rewritten() { if [ -f "$1/rewritten" ]; then grep -c . "$1/rewritten"; else 
 
 # san_run_pair D OUT TIMEOUT NP ARGS...: runs D/ref/exe and D/tempi/exe with mpiexec -n NP ARGS
 # from D (a program that writes files must not write them into the tree), each at most TIMEOUT
-# seconds: D/OUT/{ref,tempi}.{out,err,rc}.
+# seconds: D/OUT/{ref,tempi}.{out,err,rc}. The tempi run checks every static plan against the
+# MPI's MPI_Pack as run-corpus.sh does (TEMPI_VERIFY_PLANS, default 1), under the sanitizers too.
 san_run_pair() {
   local d=$1 out=$1/$2 limit=$3 np=$4 which
   shift 4
   mkdir -p "$out"
   for which in ref tempi; do
-    (cd "$d" && timeout "$limit" "$MPIEXEC" -n "$np" "$d/$which/exe" "$@") \
+    (cd "$d" && TEMPI_VERIFY_PLANS="${TEMPI_VERIFY_PLANS:-1}" \
+       timeout "$limit" "$MPIEXEC" -n "$np" "$d/$which/exe" "$@") \
       >"$out/$which.out" 2>"$out/$which.err" </dev/null
     echo $? >"$out/$which.rc"
   done
