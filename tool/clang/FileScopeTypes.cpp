@@ -221,19 +221,17 @@ bool FileScopeTypes::storageAllowsProof(const VarDecl *var, Unresolved &why) {
         const auto *il = dyn_cast<InitListExpr>(e);
         if (!il)
           return spellsNull(e);
-        const RecordDecl *rec = datatypeRecord(il->getType());
-        for (unsigned i = 0; i < il->getNumInits(); ++i) {
-          if (rec) {
-            const FieldDecl *f = nullptr;
-            for (const FieldDecl *g : rec->fields())
-              if (g->getFieldIndex() == i)
-                f = g;
-            if (!f || (!isDatatypeType(f->getType()) && !isDatatypeArrayMember(f)))
-              continue;
-          }
-          if (!nullList(il->getInit(i)))
-            return false;
+        if (const RecordDecl *rec = datatypeRecord(il->getType())) {
+          for (const FieldDecl *f : rec->fields())
+            if (f->getFieldIndex() < il->getNumInits() &&
+                (isDatatypeType(f->getType()) || isDatatypeArrayMember(f)) &&
+                !nullList(il->getInit(f->getFieldIndex())))
+              return false;
+          return true;
         }
+        for (const Expr *element : il->inits())
+          if (!nullList(element))
+            return false;
         return true;
       };
       if (isa<InitListExpr>(init->IgnoreImplicit())) {
