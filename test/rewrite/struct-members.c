@@ -5,9 +5,9 @@
 // struct must be a C struct with no datatype deeper inside (no 2-D array of them, no nested
 // struct holding one). Its other members may be read and written in place, and their
 // address handed to MPI functions' typed outputs (MPI_Comm_rank(..., &halo.rank), not a void *
-// receive buffer) or pointers to const; the
-// address of the whole struct, or of another member passed elsewhere, refuses (pointer
-// arithmetic could reach the datatypes), as does an assignment of the whole struct.
+// receive buffer) or pointers to const. The whole struct's address given to a function the file
+// does not define (struct-pointers.c: one it defines), or another member's given elsewhere,
+// refuses (pointer arithmetic could reach the datatypes), as does an assignment of the struct.
 // RUN: cp %s %t.c
 // RUN: tempi-rewrite %t.c -- -I%mock_mpi > %t.out.c
 // RUN: grep -v "^// [A-Z]" %t.out.c | FileCheck %s
@@ -113,7 +113,7 @@ static void local_struct(double *u, int peer) {
 }
 
 // What refuses: the whole struct's address, an assignment of the whole struct, a member reached
-// through a pointer, a struct nested in a struct, a member that is never built, a
+// through a pointer whose callers' struct does not hold it (struct-pointers.c), a struct nested in a struct, a member that is never built, a
 // receive into another member (its count may run on into the datatypes).
 static void refusals(double *u, int peer, Halo *p) {
   // CHECK-LABEL: static void refusals(
@@ -130,7 +130,7 @@ static void refusals(double *u, int peer, Halo *p) {
   // REMARK: remark: datatype 'b.col' of MPI_Send is left to the runtime: 'b.col' is assigned as a whole on line 127
   MPI_Send(u, 1, p->col, peer, 11, MPI_COMM_WORLD);
   // CHECK: {{^}}  MPI_Send(u, 1, p->col, peer, 11, MPI_COMM_WORLD);
-  // REMARK: remark: datatype 'p->col' of MPI_Send is left to the runtime: 'col' is a member reached through a pointer; only the members of a struct variable are tracked
+  // REMARK: remark: datatype 'p->col' of MPI_Send is left to the runtime: 'p->col' comes from a parameter of 'refusals', whose argument on line 217 is unresolved: 'h.col' is not defined before this use
   struct nested f;
   MPI_Type_contiguous(2, MPI_DOUBLE, &f.inner.col);
   MPI_Send(u, 1, f.inner.col, peer, 12, MPI_COMM_WORLD);

@@ -266,7 +266,13 @@ std::unique_ptr<FunctionFlow> DatatypeResolver::bindHelper(const FunctionDecl *d
                       arg->getBeginLoc()};
     }
   }
-  std::unique_ptr<FunctionFlow> flow = FunctionFlow::build(def, ctx, &b.ints);
+  // A struct pointer the helper builds through (fromRecordHelper): its members are tracked.
+  const ParmVarDecl *recordOut = output && output->getType()->isPointerType() &&
+                                         datatypeRecordOf(output)
+                                     ? output
+                                     : nullptr;
+  std::unique_ptr<FunctionFlow> flow =
+      FunctionFlow::build(def, ctx, &b.ints, nullptr, nullptr, recordOut);
   if (!flow->hasCfg()) {
     refuse("whose control flow cannot be analysed", def->getLocation());
     return nullptr;
@@ -373,6 +379,11 @@ DatatypeResolver::memberSlot(const MemberExpr *me, Unresolved &why) {
   const auto *d = dyn_cast<DeclRefExpr>(me->getBase()->IgnoreParenImpCasts());
   const auto *vd = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
   const auto *fd = dyn_cast<FieldDecl>(me->getMemberDecl());
+  // `h->m` of a parameter pointing to a struct of datatypes: the helper's own output
+  // (fromRecordHelper), or what every call passes (fromMember asks the call sites).
+  if (me->isArrow() && fd && vd && isa<ParmVarDecl>(vd) && datatypeRecordOf(vd) &&
+      vd->getType()->isPointerType() && !capturedByLambdaOrBlock(d, ev_.context()))
+    return MemberSlot{vd, fd};
   if (me->isArrow() || !vd || !fd) {
     const bool self = isa<CXXThisExpr>(me->getBase()->IgnoreParenImpCasts());
     why = {"'" + member + "' is " +
@@ -416,6 +427,11 @@ TypeExprPtr DatatypeResolver::fromSlot(const VarDecl *vd, int64_t k, Point at, U
                                        int depth) {
   if (!vd->hasLocalStorage())
     return fromFileScopeElement(vd, k, at, why, depth);
+  // A struct pointer parameter other than the one a followed helper builds through: what its
+  // callers pass.
+  if (const auto *p = dyn_cast<ParmVarDecl>(vd);
+      p && p->getType()->isPointerType() && ev_.flow().recordOut() != p)
+    return fromRecordCallSites(p, k, at.loc, why, depth);
   std::optional<SlotDefinition> def = ev_.slotDefinition(vd, k, at, why);
   if (!def)
     return nullptr;
@@ -428,7 +444,9 @@ TypeExprPtr DatatypeResolver::fromMember(const MemberExpr *me, std::optional<int
   if (!m)
     return nullptr;
   const int64_t base = m->field->getFieldIndex() * kMemberStride;
-  const std::string name = m->var->getNameAsString() + "." + m->field->getNameAsString();
+  const bool throughPointer = m->var->getType()->isPointerType();
+  const std::string name = m->var->getNameAsString() + (throughPointer ? "->" : ".") +
+                           m->field->getNameAsString();
   if (!index) {
     if (!isDatatypeType(m->field->getType())) {
       why = {"'" + name + "' is an array, not a datatype", me->getBeginLoc()};
@@ -725,6 +743,132 @@ TypeExprPtr DatatypeResolver::fromHelperOutput(const CallExpr *call, unsigned ar
   return t;
 }
 
+TypeExprPtr DatatypeResolver::fromRecordHelper(const CallExpr *call, unsigned argIndex,
+                                               int64_t element, Point at, const std::string &name,
+                                               Unresolved &why, int depth) {
+  const FunctionDecl *callee = call->getDirectCallee();
+  std::string fn = callee ? functionName(callee) : std::string("?");
+  Refuse refuse = [&](std::string reason, SourceLocation where) {
+    why = {"'" + name + "' is set by '" + fn + "', " + reason, where};
+  };
+  const FunctionDecl *def = callee ? followableHelper(call, refuse) : nullptr;
+  if (!def)
+    return nullptr;
+  BodyScan scan;
+  scan.TraverseStmt(def->getBody());
+  if (!argumentsFitNoRecursion(def, call, scan.calls, refuse))
+    return nullptr;
+  const ParmVarDecl *out = def->getParamDecl(argIndex);
+  Bindings b;
+  std::unique_ptr<FunctionFlow> flow = bindHelper(def, call, at, depth, b, refuse, out);
+  if (!flow)
+    return nullptr;
+  // The member as the helper leaves it: its one definition that reaches the helper's exit on
+  // every path, proven in the helper's body with the parameters bound to the call's arguments.
+  Evaluator hev(ev_.context(), *flow, &b, ev_.calls());
+  DatatypeResolver inner(hev, def, files_);
+  Point exit{*flow->exitPosition(), def->getBodyRBrace()};
+  Unresolved w;
+  TypeExprPtr t = inner.fromSlot(out, element, exit, w, depth + 1);
+  if (!t) {
+    // The flow's reasons speak of a use; here the use is the helper's return.
+    std::string reason = w.reason;
+    for (size_t at = reason.find("this use"); at != std::string::npos;
+         at = reason.find("this use", at))
+      reason.replace(at, 8, "its return");
+    why = {"'" + name + "' is set by '" + fn + "' (" +
+               lineOf(call->getBeginLoc(), ev_.context().getSourceManager()) + "), where " +
+               reason,
+           w.loc};
+    return nullptr;
+  }
+  return t;
+}
+
+TypeExprPtr DatatypeResolver::fromRecordCallSites(const ParmVarDecl *p, int64_t element,
+                                                  SourceLocation useLoc, Unresolved &why,
+                                                  int depth) {
+  ASTContext &ctx = ev_.context();
+  const SourceManager &sm = ctx.getSourceManager();
+  const std::string member = Evaluator::slotName(p, element);
+  const auto *fd = dyn_cast<FunctionDecl>(p->getDeclContext());
+  const std::string param =
+      "'" + member + "' comes from a parameter of '" + nameOf(p->getDeclContext()) + "'";
+  if (!fd || !ev_.calls() || ev_.bindings()) {
+    why = {param, useLoc};
+    return nullptr;
+  }
+  // Nothing in the function writes the member, lets the pointer go, or frees the datatype:
+  // what it holds is what every caller's struct holds at the call.
+  const FunctionDecl *body = fd->getDefinition() ? fd->getDefinition() : fd;
+  std::unique_ptr<FunctionFlow> own =
+      FunctionFlow::build(body, ctx, nullptr, nullptr, nullptr, p);
+  if (!own->hasCfg()) {
+    why = {param + ", whose control flow cannot be analysed", useLoc};
+    return nullptr;
+  }
+  if (std::vector<const VarEvent *> ev = own->eventsFor(p, element); !ev.empty()) {
+    const VarEvent &e = *ev.front();
+    why = {param + ", in which '" +
+               (e.kind == VarEvent::Escape ? p->getNameAsString() + "' " + e.what
+                                           : member + "' is written") +
+               " on " + lineOf(e.loc, sm),
+           e.loc};
+    return nullptr;
+  }
+  CallSiteValues &calls = *ev_.calls();
+  Unresolved w;
+  std::optional<std::vector<CallSiteValues::Site>> sites = calls.callsPassing(p, w);
+  if (!sites) {
+    why = {param + w.reason, w.reason.empty() ? useLoc : w.loc};
+    return nullptr;
+  }
+  const RecordDecl *record = datatypeRecordOf(p);
+  TypeExprPtr out;
+  const CallSiteValues::Site *first = nullptr;
+  bool ran = calls.nested(p, [&] {
+    for (const CallSiteValues::Site &s : *sites) {
+      const std::string at = lineOf(s.call->getBeginLoc(), sm);
+      // Each call passes `&v`, a struct variable the caller's flow tracks.
+      const auto *addr = dyn_cast<UnaryOperator>(s.arg->IgnoreParenImpCasts());
+      const auto *ref = addr && addr->getOpcode() == UO_AddrOf
+                            ? dyn_cast<DeclRefExpr>(addr->getSubExpr()->IgnoreParens())
+                            : nullptr;
+      const auto *v = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+      const RecordDecl *vr = v ? datatypeRecord(v->getType()) : nullptr;
+      if (!v || isa<ParmVarDecl>(v) || !v->hasLocalStorage() || !vr ||
+          vr->getCanonicalDecl() != record->getCanonicalDecl()) {
+        why = {param + ", whose argument on " + at +
+                   " is not the address of a local struct variable",
+               s.arg->getBeginLoc()};
+        out = nullptr;
+        return;
+      }
+      Evaluator ev(ctx, calls.files().flowOf(s.caller), nullptr, &calls);
+      DatatypeResolver caller(ev, helper_, files_);
+      Unresolved sw;
+      TypeExprPtr t = caller.fromSlot(v, element, s.at, sw, depth + 1);
+      if (!t) {
+        why = {param + ", whose argument on " + at + " is unresolved: " + sw.reason, sw.loc};
+        out = nullptr;
+        return;
+      }
+      if (out && !(*out == *t)) {
+        why = {param + ", which is called with different datatypes on " +
+                   lineOf(first->call->getBeginLoc(), sm) + " and " + at,
+               s.call->getBeginLoc()};
+        out = nullptr;
+        return;
+      }
+      out = t;
+      first = &s;
+    }
+  });
+  if (!ran)
+    why = {param + ", whose callers pass it on too deeply (or recursively)", useLoc};
+  return out;
+}
+
 std::vector<TypeExprPtr> DatatypeResolver::resolveArray(const Expr *e, Point at,
                                                         Unresolved &why) {
   SourceLocation loc = e->getBeginLoc();
@@ -814,7 +958,8 @@ std::vector<TypeExprPtr> DatatypeResolver::resolveMemberArray(const MemberExpr *
   std::optional<MemberSlot> m = memberSlot(me, why);
   if (!m)
     return {};
-  const std::string name = m->var->getNameAsString() + "." + m->field->getNameAsString();
+  const std::string name = m->var->getNameAsString() + (me->isArrow() ? "->" : ".") +
+                           m->field->getNameAsString();
   if (!isDatatypeArrayMember(m->field)) {
     why = {"'" + name + "' is not an array of datatypes", me->getBeginLoc()};
     return {};
@@ -857,6 +1002,9 @@ TypeExprPtr DatatypeResolver::fromDefinition(const SlotDefinition &def, const st
     if (e.inIteration)
       return fromIteration(e, name, why, depth);
     return fromHelperOutput(e.call, static_cast<unsigned>(e.opcode), def.at, name, why, depth);
+  case VarEvent::RecordHelperOut:
+    return fromRecordHelper(e.call, static_cast<unsigned>(e.opcode), *e.element, def.at, name,
+                            why, depth);
   default:
     why = {"'" + name + "' is not set by a datatype constructor", e.loc};
     return nullptr;

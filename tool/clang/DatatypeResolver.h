@@ -28,11 +28,15 @@
 ///
 /// An MPI_Datatype member of a struct variable (`halo.col`, Flow.h's datatypeRecord), or an
 /// element of an array member (`halo.send[d]`), is proven as an element of that variable: a
-/// local's by FunctionFlow, a static one's by FileScopeTypes.
+/// local's by FunctionFlow, a static one's by FileScopeTypes. Through a pointer parameter to
+/// such a struct: a member a called function writes (`setup(&halo)` building `h->col`,
+/// VarEvent::RecordHelperOut) as that function leaves it (fromRecordHelper), and a member a
+/// function only reads (`exchange(&halo)` sending `h->col`) as every call's `&v` holds it
+/// (fromRecordCallSites).
 ///
 /// Refused, with a sentence that says why: other parameters ("'t' comes from a parameter of
 /// 'f', which another file may call (it is not static)"), other globals and statics, members
-/// read through `this` or a pointer, captures, indirect calls and calls the rules above refuse
+/// read through `this` or a pointer that is not a parameter, captures, indirect calls and calls the rules above refuse
 /// ("'t' in 'make' is reassigned on line 40"), MPI_DATATYPE_NULL, and everything FunctionFlow or
 /// Evaluator refuses ("'t' is reassigned on line 40", "count depends on 'argc', ...").
 #pragma once
@@ -119,6 +123,18 @@ private:
   /// (`make_face(&t, 0)`), `name` the caller's variable.
   TypeExprPtr fromHelperOutput(const clang::CallExpr *call, unsigned argIndex, Point at,
                                const std::string &name, Unresolved &why, int depth);
+  /// Element `element` of the caller's struct as the helper leaves it, `&v` passed to its
+  /// struct-pointer parameter `argIndex` (`setup(&halo, n)` building `h->col`; a
+  /// VarEvent::RecordHelperOut): the one definition of `h->col` that reaches the helper's exit
+  /// on every path, proven in its body with the other parameters bound to the call's arguments.
+  TypeExprPtr fromRecordHelper(const clang::CallExpr *call, unsigned argIndex, int64_t element,
+                               Point at, const std::string &name, Unresolved &why, int depth);
+  /// Element `element` read through `p`, a struct-pointer parameter of the analysed function
+  /// (`exchange(struct halo *h)` sending with `h->col`): the function never writes that member
+  /// nor lets `p` go elsewhere, and every call passes `&v` of a local struct variable whose
+  /// element the caller proves at the call, all to one chain (CallSiteValues' rules).
+  TypeExprPtr fromRecordCallSites(const clang::ParmVarDecl *p, int64_t element,
+                                  clang::SourceLocation useLoc, Unresolved &why, int depth);
   /// Sets the refusal: "<what the helper does>, <reason>".
   using Refuse = std::function<void(std::string reason, clang::SourceLocation where)>;
   /// The checks every followed helper passes (one level only, a direct call of a function

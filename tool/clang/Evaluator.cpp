@@ -54,7 +54,7 @@ std::string Evaluator::slotName(const VarDecl *var, std::optional<int64_t> eleme
   if (!element)
     return s;
   if (std::optional<DatatypeMember> m = datatypeMember(var, *element))
-    return s + "." + m->field->getNameAsString() +
+    return s + (var->getType()->isPointerType() ? "->" : ".") + m->field->getNameAsString() +
            (m->index ? "[" + std::to_string(*m->index) + "]" : "");
   if (std::optional<int64_t> columns = rowLength(var->getType(), var->getASTContext()))
     return s + "[" + std::to_string(*element / *columns) + "][" +

@@ -292,8 +292,32 @@ bool isDatatypeArrayMember(const FieldDecl *f) {
          cat->getSize().ule(static_cast<uint64_t>(kMemberStride));
 }
 
+const RecordDecl *datatypeRecordOf(const VarDecl *var) {
+  QualType t = var->getType();
+  if (isa<ParmVarDecl>(var))
+    if (const auto *pt = t->getAs<PointerType>())
+      t = pt->getPointeeType().getUnqualifiedType();
+  return datatypeRecord(t);
+}
+
+const ParmVarDecl *recordOutputParam(const CallExpr *call, unsigned i, const RecordDecl *record) {
+  const FunctionDecl *fd = call->getDirectCallee();
+  const FunctionDecl *def = nullptr;
+  // An operator's arguments and parameters are not numbered alike (a member's object is one).
+  if (!record || !fd || isa<CXXOperatorCallExpr>(call) || !fd->hasBody(def) || !def ||
+      i >= def->getNumParams() || i >= call->getNumArgs())
+    return nullptr;
+  const ParmVarDecl *p = def->getParamDecl(i);
+  const RecordDecl *pointee = datatypeRecordOf(p);
+  return pointee && pointee->getCanonicalDecl() == record->getCanonicalDecl() &&
+                 p->getType()->isPointerType() &&
+                 !p->getType()->getPointeeType().isConstQualified()
+             ? p
+             : nullptr;
+}
+
 std::optional<DatatypeMember> datatypeMember(const VarDecl *var, int64_t element) {
-  const RecordDecl *rd = datatypeRecord(var->getType());
+  const RecordDecl *rd = datatypeRecordOf(var);
   if (!rd || element < 0)
     return std::nullopt;
   const int64_t field = element / kMemberStride, index = element % kMemberStride;
@@ -386,6 +410,10 @@ std::optional<int64_t> rowLength(QualType t, const ASTContext &ctx) {
 
 namespace {
 
+/// How many FunctionFlows of a struct-pointer callee (Classifier::recordWrites) are being built
+/// on this thread: a callee's own such calls are not followed.
+thread_local int recordCallDepth = 0;
+
 class Classifier : public RecursiveASTVisitor<Classifier> {
 public:
   Classifier(ASTContext &ctx, const ParentMap &pm,
@@ -393,9 +421,9 @@ public:
              std::map<const VarDecl *, const DeclStmt *> &declStmts,
              const std::map<const VarDecl *, int64_t> *bound,
              const std::set<const VarDecl *> *tracked, const LoopIteration *iteration,
-             const Stmt *body)
+             const Stmt *body, const ParmVarDecl *recordOut)
       : ctx_(ctx), pm_(pm), events_(events), declStmts_(declStmts), bound_(bound),
-        tracked_(tracked), iteration_(iteration), body_(body) {
+        tracked_(tracked), iteration_(iteration), body_(body), recordOut_(recordOut) {
     if (iteration_) {
       if (bound_)
         iterationBound_ = *bound_;
@@ -998,8 +1026,26 @@ private:
       return;
     // The array an index below goes into: the variable, or a struct's array member.
     QualType arrayType = vd->getType();
+    // A pointer to a struct of datatypes whose members the flow tracks: only `h->m`, which is
+    // then classified as `h.m` of a struct variable; the pointer itself never goes anywhere.
+    if (vd == recordOut_) {
+      const Stmt *child = node;
+      const auto *load = dyn_cast<ImplicitCastExpr>(p);
+      const Stmt *q = load && load->getCastKind() == CK_LValueToRValue ? skipUp(pm_, load, child)
+                                                                       : nullptr;
+      const auto *me = dyn_cast_or_null<MemberExpr>(q);
+      if (!me || !me->isArrow() || me->getBase()->IgnoreParenImpCasts() != d) {
+        escape(vd, e, "is used other than to reach a member ('" + vd->getNameAsString() +
+                          "->m')");
+        return;
+      }
+      p = q;
+      node = child;
+      if (!memberElement(vd, me, p, node, e, arrayType))
+        return;
+    }
     // A struct of datatypes: `h.col` names the member's element, `h.face` is an array.
-    if (const auto *me = dyn_cast<MemberExpr>(p); me && datatypeRecord(vd->getType()))
+    else if (const auto *me = dyn_cast<MemberExpr>(p); me && datatypeRecord(vd->getType()))
       if (!memberElement(vd, me, p, node, e, arrayType))
         return;
     const ArraySubscriptExpr *element = nullptr; // the a[k] this reference names, if any
@@ -1194,6 +1240,12 @@ private:
     }
     int i = argumentIndex(call, child);
     std::string name = directCalleeName(call);
+    if (!ase && !e.element && !e.elementBase && vd != recordOut_ && i >= 0)
+      if (const ParmVarDecl *out =
+              recordOutputParam(call, static_cast<unsigned>(i), datatypeRecord(vd->getType()))) {
+        recordWrites(vd, e, call, i, out);
+        return;
+      }
     if (const ConstructorSpec *spec = findConstructor(name)) {
       if (i >= 0 && static_cast<size_t>(i) < spec->args.size() &&
           spec->args[i].role == ArgRole::NewType) {
@@ -1249,6 +1301,61 @@ private:
     escape(vd, e, "has its address passed to '" + name + "'");
   }
 
+  /// `&vd`, a struct of datatypes, as argument i of a call to a function defined in this file
+  /// whose parameter `out` points to such a struct: the function's own flow, with `out` as its
+  /// recordOut, says which members it writes. Each such element is defined at the call (a
+  /// RecordHelperOut the resolver follows); what the function only reads is not touched. One
+  /// level: inside a function analysed for its caller, or where the function cannot be
+  /// analysed, writes through a non-constant index, or lets the pointer go elsewhere, the
+  /// struct escapes.
+  void recordWrites(const VarDecl *vd, VarEvent e, const CallExpr *call, int i,
+                    const ParmVarDecl *out) {
+    const std::string fn = directCalleeName(call);
+    if (recordCallDepth > 0) {
+      escape(vd, e, "has its address passed to '" + fn + "' by a function that is itself " +
+                        "analysed for its caller (one level is followed)");
+      return;
+    }
+    ++recordCallDepth;
+    std::unique_ptr<FunctionFlow> callee = FunctionFlow::build(
+        cast<FunctionDecl>(out->getDeclContext()), ctx_, nullptr, nullptr, nullptr, out);
+    --recordCallDepth;
+    if (!callee->hasCfg()) {
+      escape(vd, e, "has its address passed to '" + fn +
+                        "', whose control flow cannot be analysed");
+      return;
+    }
+    std::set<int64_t> written, freed;
+    for (const VarEvent *w : callee->eventsFor(out, std::nullopt)) {
+      if (w->kind == VarEvent::Escape || w->anyElement || !w->element) {
+        const std::string what = w->kind == VarEvent::Escape
+                                     ? w->what
+                                     : std::string("is written through a non-constant index");
+        escape(vd, e, "is in a struct whose address is passed to '" + fn + "' (where '" +
+                          out->getNameAsString() + "' " + what + " on " +
+                          lineOf(w->loc, ctx_.getSourceManager()) + ")");
+        return;
+      }
+      (w->kind == VarEvent::Free ? freed : written).insert(*w->element);
+    }
+    e.stmt = call;
+    e.call = call;
+    e.opcode = i;
+    // A member the function only frees is freed at the call; one it also writes is as the
+    // function leaves it (fromRecordHelper refuses it if freed last).
+    for (int64_t k : freed)
+      if (!written.count(k)) {
+        e.kind = VarEvent::Free;
+        e.element = k;
+        events_[vd].push_back(e);
+      }
+    e.kind = VarEvent::RecordHelperOut;
+    for (int64_t k : written) {
+      e.element = k;
+      events_[vd].push_back(e);
+    }
+  }
+
   /// `vd` (or `&vd`, or its element) as argument i of a call to a builder helper: a definition
   /// at the call, or, through a non-constant index, one per iteration of a loop evaluated
   /// iteration by iteration (`make_face(&face[d], d)`). False where neither holds.
@@ -1273,6 +1380,7 @@ private:
   const std::set<const VarDecl *> *tracked_;
   const LoopIteration *iteration_;
   const Stmt *body_; ///< the function's
+  const ParmVarDecl *recordOut_; ///< FunctionFlow::build's
   std::map<const VarDecl *, int64_t> iterationBound_; ///< bound_ and the iteration's variable
   std::map<const ForStmt *, std::optional<CountedLoop>> countedLoops_; ///< checked once each
   std::map<const ForStmt *, std::optional<CountedLoop>> iteratedLoops_; ///< checked once each
@@ -1283,13 +1391,15 @@ private:
 std::unique_ptr<FunctionFlow> FunctionFlow::build(const Decl *fn, ASTContext &ctx,
                                                   const std::map<const VarDecl *, int64_t> *bound,
                                                   const std::set<const VarDecl *> *tracked,
-                                                  const LoopIteration *iteration) {
+                                                  const LoopIteration *iteration,
+                                                  const ParmVarDecl *recordOut) {
   auto flow = std::unique_ptr<FunctionFlow>(new FunctionFlow());
   flow->fn_ = fn;
   flow->ctx_ = &ctx;
   if (bound)
     flow->bound_ = *bound;
   flow->tracked_ = tracked;
+  flow->recordOut_ = recordOut;
   if (iteration)
     flow->iteration_ = *iteration;
   Stmt *body = fn->getBody();
@@ -1327,7 +1437,7 @@ const FunctionFlow &FunctionFlow::iterationFlow(const VarEvent &e) const {
   std::unique_ptr<FunctionFlow> &f = root.iterations_[{e.loop, e.loopValue}];
   if (!f) {
     LoopIteration it{e.loop, e.loopVar, e.loopValue, e.loopFirst};
-    f = build(fn_, *ctx_, bound(), tracked_, &it);
+    f = build(fn_, *ctx_, bound(), tracked_, &it, recordOut_);
     f->root_ = &root;
   }
   return *f;
@@ -1341,7 +1451,7 @@ void FunctionFlow::classify(ASTContext &ctx) {
   auto pm = std::make_unique<ParentMap>(fn_->getBody());
   std::map<const VarDecl *, const DeclStmt *> declStmts;
   Classifier c(ctx, *pm, events_, declStmts, bound(), tracked_,
-               iteration_ ? &*iteration_ : nullptr, fn_->getBody());
+               iteration_ ? &*iteration_ : nullptr, fn_->getBody(), recordOut_);
   c.TraverseStmt(fn_->getBody());
   // An escape's statement: the innermost enclosing statement the CFG holds, or none (then the
   // escape refuses every use of the variable, as one whose place is unknown must).
@@ -1415,6 +1525,12 @@ std::optional<CfgPos> FunctionFlow::eventPosition(const VarEvent &e, const VarDe
   return position(e.stmt);
 }
 
+std::optional<CfgPos> FunctionFlow::exitPosition() const {
+  if (!cfg_)
+    return std::nullopt;
+  return CfgPos{&cfg_->getExit(), 0};
+}
+
 bool FunctionFlow::runsOncePerCall(const Stmt *s) const {
   std::optional<CfgPos> p = cfg_ ? position(s) : std::nullopt;
   if (!p)
@@ -1477,8 +1593,11 @@ Unresolved FunctionFlow::severalDefinitions(const std::vector<const VarEvent *> 
     return CfgPos{};
   };
   // Two outputs of one call (`build(&t, &t)`): neither is the value.
-  if (reaching.size() > 1 && reaching[0]->kind == VarEvent::HelperOut &&
-      reaching[1]->kind == VarEvent::HelperOut && reaching[0]->stmt == reaching[1]->stmt)
+  auto helperOut = [](const VarEvent *e) {
+    return e->kind == VarEvent::HelperOut || e->kind == VarEvent::RecordHelperOut;
+  };
+  if (reaching.size() > 1 && helperOut(reaching[0]) && helperOut(reaching[1]) &&
+      reaching[0]->stmt == reaching[1]->stmt)
     return {"is written twice by the call on " + lineOf(reaching[1]->loc, sm), reaching[1]->loc};
   // Two iterations of one loop writing the same element (`&t[k - k]`).
   if (reaching.size() > 1 && reaching[0]->loop && reaching[0]->loop == reaching[1]->loop &&

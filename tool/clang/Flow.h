@@ -4,7 +4,8 @@
 ///
 /// Every reference to a local variable is classified once (FunctionFlow::build) as a read, a
 /// definition (initializer, assignment, compound assignment, ++/--, the output argument of an MPI
-/// datatype constructor or of MPI_Get_address), a free (MPI_Type_free), or an escape (address or
+/// datatype constructor or of MPI_Get_address; the members a function defined in this file
+/// writes through a struct's address, `setup(&h)`), a free (MPI_Type_free), or an escape (address or
 /// reference taken anywhere else, captured by a lambda, passed to a non-const pointer parameter,
 /// written through a non-constant index, indexed out of bounds by a constant; a helper's bound
 /// parameters count as constants). reachingDefinition() then answers, for one variable at
@@ -59,6 +60,11 @@ struct VarEvent {
     HelperOut,      ///< &x (an MPI_Datatype) passed to an `MPI_Datatype *` parameter of a
                     ///< function defined in this file (call; opcode = the argument's index):
                     ///< DatatypeResolver follows the function or refuses every use it reaches
+    RecordHelperOut, ///< &x (a datatypeRecord variable) passed to a pointer to its struct, a
+                     ///< parameter of a function defined in this file that writes `element`
+                     ///< through it (`setup(&halo)` building `h->col`): one event per element
+                     ///< the function writes (call; opcode = the argument's index), none for
+                     ///< a function that only reads (recordWrites)
     Free,           ///< MPI_Type_free(&x)
     Escape,         ///< anything that lets the value change unseen (what says how)
   };
@@ -109,11 +115,15 @@ public:
   /// declaration, whose references in this body are classified as a local array's are (their
   /// events are keyed by that declaration): which elements the body's constructors write.
   /// `iteration`: the flow of one iteration of a loop (iterationFlow).
+  /// `recordOut`: a parameter of `fn` that points to a datatypeRecord struct (`struct halo
+  /// *h`), whose members the flow tracks as a struct variable's elements (`&h->col` defines
+  /// element 0): its every other use (`h` read, passed on, dereferenced) escapes.
   static std::unique_ptr<FunctionFlow>
   build(const clang::Decl *fn, clang::ASTContext &ctx,
         const std::map<const clang::VarDecl *, int64_t> *bound = nullptr,
         const std::set<const clang::VarDecl *> *tracked = nullptr,
-        const LoopIteration *iteration = nullptr);
+        const LoopIteration *iteration = nullptr,
+        const clang::ParmVarDecl *recordOut = nullptr);
 
   /// The flow in which an `inIteration` event is evaluated: the same function, classified with
   /// the loop's variable bound to the event's iteration inside the loop's body only, so that
@@ -127,6 +137,10 @@ public:
   bool insideIteration(const clang::Stmt *s) const;
 
   bool hasCfg() const { return cfg_ != nullptr; }
+  /// The function's exit (what every return reaches), if it has a CFG.
+  std::optional<CfgPos> exitPosition() const;
+  /// build()'s recordOut.
+  const clang::ParmVarDecl *recordOut() const { return recordOut_; }
   /// The CFG position of a statement (a call, an operator, a DeclStmt), if it is in the CFG.
   std::optional<CfgPos> position(const clang::Stmt *s) const;
   /// The events of `var` that concern element `element` (none: the whole variable).
@@ -177,6 +191,7 @@ private:
     return bound_ ? &*bound_ : nullptr;
   }
   const std::set<const clang::VarDecl *> *tracked_ = nullptr;
+  const clang::ParmVarDecl *recordOut_ = nullptr;
   std::optional<LoopIteration> iteration_;
   std::unique_ptr<clang::ParentMap> parents_;             ///< iteration flows only
   mutable std::map<std::pair<const clang::ForStmt *, int64_t>, std::unique_ptr<FunctionFlow>>
@@ -200,6 +215,16 @@ std::optional<int64_t> rowLength(clang::QualType t, const clang::ASTContext &ctx
 /// datatype deeper inside (a two-dimensional array, a nested struct holding one). Its
 /// definition, or nullptr for any other type.
 const clang::RecordDecl *datatypeRecord(clang::QualType t);
+
+/// The datatypeRecord whose members `var`'s elements are: its type's, or, for a parameter that
+/// points to one (FunctionFlow's recordOut; const or not), the pointee's; else nullptr.
+const clang::RecordDecl *datatypeRecordOf(const clang::VarDecl *var);
+
+/// The parameter of the call's direct callee that argument i goes to when it is a pointer to a
+/// non-const struct of `record`'s type and the callee's body is in this file (a helper that
+/// may build the struct's members: `setup(&halo, n)`); else nullptr.
+const clang::ParmVarDecl *recordOutputParam(const clang::CallExpr *call, unsigned i,
+                                            const clang::RecordDecl *record);
 
 /// The elements of a datatypeRecord variable: member i (its field index) is element
 /// i * kMemberStride, element j of an array member i * kMemberStride + j (`h.col` is element
