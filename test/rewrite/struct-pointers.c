@@ -8,7 +8,7 @@
 // `&v`, a local struct whose member the caller proves there (the function must be static).
 // The pointer may only reach members (`h->m`): kept, passed on, or a member's address handed to
 // an unknown function, the caller's struct escapes, as it does when a member is written through
-// a non-constant index.
+// a non-constant index (a helper parameter bound to a constant argument names one element).
 // RUN: cp %s %t.c
 // RUN: tempi-rewrite %t.c -- -I%mock_mpi > %t.out.c
 // RUN: grep -v "^// [A-Z]" %t.out.c | FileCheck %s
@@ -142,7 +142,7 @@ int main(int argc, char **argv) {
   MPI_Send(u, 1, l.col, 1, 0, MPI_COMM_WORLD);
   // CHECK: {{^}}  MPI_Send(u, 1, l.col, 1, 0, MPI_COMM_WORLD);
   // REMARK: remark: datatype 'l.col' of MPI_Send is left to the runtime: 'l.col' is in a struct whose address is passed to 'setup_leak' (where 'h' has the address of its member 'left' passed to 'remember' on line 62) on line [[@LINE-3]]
-  setup_index(&x, 2);
+  setup_index(&x, argc);
   MPI_Send(u, 1, x.face[2], 1, 0, MPI_COMM_WORLD);
   // CHECK: {{^}}  MPI_Send(u, 1, x.face[2], 1, 0, MPI_COMM_WORLD);
   // REMARK: remark: datatype 'x.face[2]' of MPI_Send is left to the runtime: 'x.face[2]' is in a struct whose address is passed to 'setup_index' (where 'h' is written through a non-constant index on line 66) on line [[@LINE-3]]
@@ -160,4 +160,35 @@ int main(int argc, char **argv) {
   // CHECK: tempi_Send(u, 1, h.face[1], 1, 0, MPI_COMM_WORLD, tempi_gen_plan_
   MPI_Finalize();
   return 0;
+}
+
+// A member indexed by one of the helper's parameters: each call's constant argument names the
+// element it writes; an argument that is not a constant leaves the element unknown.
+struct faces {
+  MPI_Datatype face[3];
+};
+enum { XDIM, YDIM, ZDIM };
+
+static void make_face(struct faces *f, int dim) {
+  int sizes[3] = {NY, NY, NY}, sub[3] = {NY, NY, NY}, start[3] = {0, 0, 0};
+  sub[dim] = 1;
+  MPI_Type_create_subarray(3, sizes, sub, start, MPI_ORDER_C, MPI_DOUBLE, &f->face[dim]);
+  MPI_Type_commit(&f->face[dim]);
+}
+
+static void faces_by_dimension(double *u, int k) {
+  // CHECK-LABEL: static void faces_by_dimension(
+  struct faces f, g;
+  make_face(&f, XDIM);
+  make_face(&f, ZDIM);
+  MPI_Send(u, 1, f.face[2], 1, 0, MPI_COMM_WORLD);
+  // CHECK: tempi_Send(u, 1, f.face[2], 1, 0, MPI_COMM_WORLD, tempi_gen_plan_
+  // REMARK: remark: rewritten: MPI_Send -> tempi_Send: 'f.face[2]' holds subarray(3, [32, 32, 32], [32, 32, 1], [0, 0, 0], C, MPI_DOUBLE)
+  MPI_Send(u, 1, f.face[1], 1, 0, MPI_COMM_WORLD);
+  // CHECK: {{^}}  MPI_Send(u, 1, f.face[1], 1, 0, MPI_COMM_WORLD);
+  // REMARK: remark: datatype 'f.face[1]' of MPI_Send is left to the runtime: 'f.face[1]' is not defined before this use
+  make_face(&g, k);
+  MPI_Send(u, 1, g.face[1], 1, 0, MPI_COMM_WORLD);
+  // CHECK: {{^}}  MPI_Send(u, 1, g.face[1], 1, 0, MPI_COMM_WORLD);
+  // REMARK: remark: datatype 'g.face[1]' of MPI_Send is left to the runtime: 'g.face[1]' is in a struct whose address is passed to 'make_face' (where 'f' is written through a non-constant index on line {{[0-9]+}}) on line [[@LINE-3]]
 }

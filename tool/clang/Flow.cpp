@@ -1316,9 +1316,29 @@ private:
                         "analysed for its caller (one level is followed)");
       return;
     }
+    const auto *fd = cast<FunctionDecl>(out->getDeclContext());
     ++recordCallDepth;
-    std::unique_ptr<FunctionFlow> callee = FunctionFlow::build(
-        cast<FunctionDecl>(out->getDeclContext()), ctx_, nullptr, nullptr, nullptr, out);
+    std::unique_ptr<FunctionFlow> callee =
+        FunctionFlow::build(fd, ctx_, nullptr, nullptr, nullptr, out);
+    // A member indexed by a parameter (`&p->face[dir]`): which element this call writes follows
+    // from its constant arguments, bound to the parameters the callee never writes (what
+    // DatatypeResolver's bindHelper binds when it follows the call).
+    const std::vector<const VarEvent *> all = callee->eventsFor(out, std::nullopt);
+    if (callee->hasCfg() && std::any_of(all.begin(), all.end(), [](const VarEvent *w) {
+          return w->kind != VarEvent::Escape && w->anyElement;
+        })) {
+      std::map<const VarDecl *, int64_t> bound;
+      for (unsigned j = 0; j < fd->getNumParams() && j < call->getNumArgs(); ++j) {
+        const ParmVarDecl *q = fd->getParamDecl(j);
+        if (q == out || !q->getType()->isIntegralOrEnumerationType() ||
+            !callee->eventsFor(q, std::nullopt).empty())
+          continue;
+        if (std::optional<int64_t> v = constantIndex(call->getArg(j), ctx_, bound_))
+          bound[q] = *v;
+      }
+      if (!bound.empty())
+        callee = FunctionFlow::build(fd, ctx_, &bound, nullptr, nullptr, out);
+    }
     --recordCallDepth;
     if (!callee->hasCfg()) {
       escape(vd, e, "has its address passed to '" + fn +
