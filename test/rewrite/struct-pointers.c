@@ -5,7 +5,7 @@
 // return on every path, with the other parameters bound to the call's arguments); a member the
 // function only frees is freed at the call; what it only reads is untouched. Inside a function
 // that reads `h->col` and never writes it, the value is what every call passes: each call's
-// `&v`, a local struct whose member the caller proves there (the function must be static).
+// `&v`, a struct whose member the caller proves there (the function must be static).
 // The pointer may only reach members (`h->m`): kept, passed on, or a member's address handed to
 // an unknown function, the caller's struct escapes, as it does when a member is written through
 // a non-constant index (a helper parameter bound to a constant argument names one element).
@@ -191,4 +191,30 @@ static void faces_by_dimension(double *u, int k) {
   MPI_Send(u, 1, g.face[1], 1, 0, MPI_COMM_WORLD);
   // CHECK: {{^}}  MPI_Send(u, 1, g.face[1], 1, 0, MPI_COMM_WORLD);
   // REMARK: remark: datatype 'g.face[1]' of MPI_Send is left to the runtime: 'g.face[1]' is in a struct whose address is passed to 'make_face' (where 'f' is written through a non-constant index on line {{[0-9]+}}) on line [[@LINE-3]]
+}
+
+// A static struct handed to the same functions: each member is built by the one call in the file
+// whose function writes it (the rules of static storage), and read through readers' pointers
+// (`const` or not) as every call's `&v` holds it.
+static struct halo shared, shared_twice;
+
+static void send_shared_col(const struct halo *h, double *u) {
+  // CHECK-LABEL: static void send_shared_col(
+  MPI_Send(u, 1, h->col, 1, 0, MPI_COMM_WORLD);
+  // CHECK: tempi_Send(u, 1, h->col, 1, 0, MPI_COMM_WORLD, tempi_gen_plan_
+  // REMARK: remark: rewritten: MPI_Send -> tempi_Send: 'h->col' holds resized(0, 8, vector(32, 1, 64, MPI_DOUBLE))
+}
+
+static void statics(double *u) {
+  // CHECK-LABEL: static void statics(
+  setup(&shared, NX);
+  setup(&shared_twice, NX);
+  setup(&shared_twice, NX);
+  send_shared_col(&shared, u);
+  MPI_Send(u, 1, shared.face[1], 1, 0, MPI_COMM_WORLD);
+  // CHECK: tempi_Send(u, 1, shared.face[1], 1, 0, MPI_COMM_WORLD, tempi_gen_plan_
+  // REMARK: remark: rewritten: MPI_Send -> tempi_Send: 'shared.face[1]' holds vector(32, 2, 64, MPI_DOUBLE)
+  MPI_Send(u, 1, shared_twice.col, 1, 0, MPI_COMM_WORLD);
+  // CHECK: {{^}}  MPI_Send(u, 1, shared_twice.col, 1, 0, MPI_COMM_WORLD);
+  // REMARK: remark: datatype 'shared_twice.col' of MPI_Send is left to the runtime: 'shared_twice.col' is built on line [[@LINE-8]] and on line [[@LINE-7]]
 }

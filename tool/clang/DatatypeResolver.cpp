@@ -836,10 +836,9 @@ TypeExprPtr DatatypeResolver::fromRecordCallSites(const ParmVarDecl *p, int64_t 
                             : nullptr;
       const auto *v = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
       const RecordDecl *vr = v ? datatypeRecord(v->getType()) : nullptr;
-      if (!v || isa<ParmVarDecl>(v) || !v->hasLocalStorage() || !vr ||
+      if (!v || isa<ParmVarDecl>(v) || (!v->hasLocalStorage() && !files_) || !vr ||
           vr->getCanonicalDecl() != record->getCanonicalDecl()) {
-        why = {param + ", whose argument on " + at +
-                   " is not the address of a local struct variable",
+        why = {param + ", whose argument on " + at + " is not the address of a struct variable",
                s.arg->getBeginLoc()};
         out = nullptr;
         return;

@@ -168,6 +168,17 @@ void FileScopeTypes::scan() {
       u.builders.push_back({call, nullptr, r.function, k}); // a builder helper's output
       continue;
     }
+    // A struct of datatypes handed to a function of this file through a pointer to it: the
+    // caller's flow says which members that function writes (RecordHelperOut events) or frees;
+    // one that only reads writes none. Through a pointer to const it is only read.
+    if (const RecordDecl *rec = datatypeRecord(vd->getType())) {
+      if (recordOutputParam(call, static_cast<unsigned>(k), rec)) {
+        u.builders.push_back({call, nullptr, r.function, k});
+        continue;
+      }
+      if (paramIsConstPointer(call, k))
+        continue;
+    }
     TypeManagement tm = findTypeManagement(callee);
     if (k == 0 && (tm == TypeManagement::Commit || tm == TypeManagement::Free))
       continue;
@@ -327,6 +338,7 @@ FileScopeTypes::elementBuilderOf(const VarDecl *var, int64_t k, Unresolved &why)
         continue; // the same constructor, run again, builds the same datatype
       case VarEvent::ConstructorOut:
       case VarEvent::HelperOut:
+      case VarEvent::RecordHelperOut:
         if (e->anyElement)
           return refuse(name, "is built through a non-constant index on " + lineOf(loc, sm) +
                                   " (outside a counted loop the tool reads whole)",
