@@ -103,8 +103,10 @@ CallSiteValues::callsPassing(const ParmVarDecl *p, Unresolved &why) {
     return std::nullopt;
   };
   // main's parameters come from the command line: nothing to add to "a parameter of 'main'".
+  // A reference may be written through; a struct of datatypes' is checked by its reader
+  // (DatatypeResolver::fromRecordCallSites).
   if (!fd || fd->isMain() || p->getType().isVolatileQualified() ||
-      p->getType()->isReferenceType())
+      (p->getType()->isReferenceType() && !datatypeRecordOf(p)))
     return refuse("", loc);
   if (std::string u = unseenCallers(fd); !u.empty())
     return refuse(", " + u, fd->getLocation());

@@ -267,10 +267,11 @@ std::unique_ptr<FunctionFlow> DatatypeResolver::bindHelper(const FunctionDecl *d
     }
   }
   // A struct pointer the helper builds through (fromRecordHelper): its members are tracked.
-  const ParmVarDecl *recordOut = output && output->getType()->isPointerType() &&
-                                         datatypeRecordOf(output)
-                                     ? output
-                                     : nullptr;
+  const ParmVarDecl *recordOut =
+      output && (output->getType()->isPointerType() || output->getType()->isReferenceType()) &&
+              datatypeRecordOf(output)
+          ? output
+          : nullptr;
   std::unique_ptr<FunctionFlow> flow =
       FunctionFlow::build(def, ctx, &b.ints, nullptr, nullptr, recordOut);
   if (!flow->hasCfg()) {
@@ -381,8 +382,9 @@ DatatypeResolver::memberSlot(const MemberExpr *me, Unresolved &why) {
   const auto *fd = dyn_cast<FieldDecl>(me->getMemberDecl());
   // `h->m` of a parameter pointing to a struct of datatypes: the helper's own output
   // (fromRecordHelper), or what every call passes (fromMember asks the call sites).
-  if (me->isArrow() && fd && vd && isa<ParmVarDecl>(vd) && datatypeRecordOf(vd) &&
-      vd->getType()->isPointerType() && !capturedByLambdaOrBlock(d, ev_.context()))
+  if (fd && vd && isa<ParmVarDecl>(vd) && datatypeRecordOf(vd) &&
+      (me->isArrow() ? vd->getType()->isPointerType() : vd->getType()->isReferenceType()) &&
+      !capturedByLambdaOrBlock(d, ev_.context()))
     return MemberSlot{vd, fd};
   if (me->isArrow() || !vd || !fd) {
     const bool self = isa<CXXThisExpr>(me->getBase()->IgnoreParenImpCasts());
@@ -430,7 +432,8 @@ TypeExprPtr DatatypeResolver::fromSlot(const VarDecl *vd, int64_t k, Point at, U
   // A struct pointer parameter other than the one a followed helper builds through: what its
   // callers pass.
   if (const auto *p = dyn_cast<ParmVarDecl>(vd);
-      p && p->getType()->isPointerType() && ev_.flow().recordOut() != p)
+      p && (p->getType()->isPointerType() || p->getType()->isReferenceType()) &&
+      ev_.flow().recordOut() != p)
     return fromRecordCallSites(p, k, at.loc, why, depth);
   std::optional<SlotDefinition> def = ev_.slotDefinition(vd, k, at, why);
   if (!def)
@@ -829,9 +832,12 @@ TypeExprPtr DatatypeResolver::fromRecordCallSites(const ParmVarDecl *p, int64_t 
   bool ran = calls.nested(p, [&] {
     for (const CallSiteValues::Site &s : *sites) {
       const std::string at = lineOf(s.call->getBeginLoc(), sm);
-      // Each call passes `&v`, a struct variable the caller's flow tracks.
+      // Each call passes `&v` (C++: `v` to a reference), a struct variable the caller's flow
+      // tracks.
       const auto *addr = dyn_cast<UnaryOperator>(s.arg->IgnoreParenImpCasts());
-      const auto *ref = addr && addr->getOpcode() == UO_AddrOf
+      const auto *ref = p->getType()->isReferenceType()
+                            ? dyn_cast<DeclRefExpr>(s.arg->IgnoreParenImpCasts())
+                        : addr && addr->getOpcode() == UO_AddrOf
                             ? dyn_cast<DeclRefExpr>(addr->getSubExpr()->IgnoreParens())
                             : nullptr;
       const auto *v = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;

@@ -142,6 +142,15 @@ void FileScopeTypes::scan() {
         u.builders.push_back({call, nullptr, r.function, k});
         continue;
       }
+      // A struct of datatypes into a `Halo &` of a function of this file (as `&g` below).
+      if (const RecordDecl *rec = datatypeRecord(vd->getType()); rec && k >= 0) {
+        if (recordOutputParam(call, static_cast<unsigned>(k), rec)) {
+          u.builders.push_back({call, nullptr, r.function, k});
+          continue;
+        }
+        if (paramIsConstPointer(call, k))
+          continue; // a `const Halo &`: read
+      }
     }
     const auto *addr = dyn_cast_or_null<UnaryOperator>(p);
     if (!addr || addr->getOpcode() != UO_AddrOf) {

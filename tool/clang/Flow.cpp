@@ -294,9 +294,8 @@ bool isDatatypeArrayMember(const FieldDecl *f) {
 
 const RecordDecl *datatypeRecordOf(const VarDecl *var) {
   QualType t = var->getType();
-  if (isa<ParmVarDecl>(var))
-    if (const auto *pt = t->getAs<PointerType>())
-      t = pt->getPointeeType().getUnqualifiedType();
+  if (isa<ParmVarDecl>(var) && (t->isPointerType() || t->isLValueReferenceType()))
+    t = t->getPointeeType().getUnqualifiedType();
   return datatypeRecord(t);
 }
 
@@ -310,7 +309,7 @@ const ParmVarDecl *recordOutputParam(const CallExpr *call, unsigned i, const Rec
   const ParmVarDecl *p = def->getParamDecl(i);
   const RecordDecl *pointee = datatypeRecordOf(p);
   return pointee && pointee->getCanonicalDecl() == record->getCanonicalDecl() &&
-                 p->getType()->isPointerType() &&
+                 (p->getType()->isPointerType() || p->getType()->isLValueReferenceType()) &&
                  !p->getType()->getPointeeType().isConstQualified()
              ? p
              : nullptr;
@@ -1029,14 +1028,17 @@ private:
     // A pointer to a struct of datatypes whose members the flow tracks: only `h->m`, which is
     // then classified as `h.m` of a struct variable; the pointer itself never goes anywhere.
     if (vd == recordOut_) {
+      // C++'s `Halo &h` names the struct itself: `h.m`.
+      const bool reference = vd->getType()->isReferenceType();
       const Stmt *child = node;
       const auto *load = dyn_cast<ImplicitCastExpr>(p);
-      const Stmt *q = load && load->getCastKind() == CK_LValueToRValue ? skipUp(pm_, load, child)
-                                                                       : nullptr;
+      const Stmt *q = reference ? p
+                      : load && load->getCastKind() == CK_LValueToRValue ? skipUp(pm_, load, child)
+                                                                         : nullptr;
       const auto *me = dyn_cast_or_null<MemberExpr>(q);
-      if (!me || !me->isArrow() || me->getBase()->IgnoreParenImpCasts() != d) {
+      if (!me || me->isArrow() == reference || me->getBase()->IgnoreParenImpCasts() != d) {
         escape(vd, e, "is used other than to reach a member ('" + vd->getNameAsString() +
-                          "->m')");
+                          (reference ? "." : "->") + "m')");
         return;
       }
       p = q;
@@ -1149,6 +1151,13 @@ private:
       if (i >= 0 && isHelperDatatypeOutput(call, static_cast<unsigned>(i)) &&
           helperWrite(vd, e, call, i, element))
         return;
+      // C++: `setup(h)` of a struct of datatypes into a `Halo &`, as `setup(&h)` in C.
+      if (i >= 0 && !e.element && !e.elementBase && vd != recordOut_)
+        if (const ParmVarDecl *out = recordOutputParam(call, static_cast<unsigned>(i),
+                                                       datatypeRecord(vd->getType()))) {
+          recordWrites(vd, e, call, i, out);
+          return;
+        }
       escape(vd, e, "is passed by reference to '" + directCalleeName(call) + "'");
       return;
     }
@@ -1351,8 +1360,11 @@ private:
         const std::string what = w->kind == VarEvent::Escape
                                      ? w->what
                                      : std::string("is written through a non-constant index");
-        escape(vd, e, "is in a struct whose address is passed to '" + fn + "' (where '" +
-                          out->getNameAsString() + "' " + what + " on " +
+        const bool byReference = out->getType()->isReferenceType();
+        escape(vd, e, std::string("is in a struct ") +
+                          (byReference ? "passed by reference" : "whose address is passed") +
+                          " to '" + fn + "' (where '" + out->getNameAsString() + "' " + what +
+                          " on " +
                           lineOf(w->loc, ctx_.getSourceManager()) + ")");
         return;
       }
