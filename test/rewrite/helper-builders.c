@@ -7,9 +7,9 @@
 // RUN: tempi-rewrite --explain %t.c -- -I%mock_mpi 2> %t.err > /dev/null
 // RUN: FileCheck --check-prefix=REMARK --input-file=%t.err %s
 #include <mpi.h>
-
 #define N 8
 MPI_Datatype kept;
+int grow; /* a value no call fixes */
 
 /* A face of an (N+2)^3 grid: one element write with an index known once `dim` is bound. */
 static MPI_Datatype make_face_type(int dim) {
@@ -54,7 +54,7 @@ static MPI_Datatype make_freed(int n) {
 static MPI_Datatype make_reassigned(int n) {
   MPI_Datatype t;
   MPI_Type_contiguous(n, MPI_DOUBLE, &t);
-  if (n > 2)
+  if (n > grow)
     MPI_Type_contiguous(2, MPI_DOUBLE, &t);
   return t;
 }

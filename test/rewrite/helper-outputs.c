@@ -73,13 +73,13 @@ int main(int argc, char **argv) {
   build_pair(&col, &row, N);
   plane_of(&plane, col, N);
   build_pair(&same, &same, N);
-  maybe(&m, 1);
+  maybe(&m, argc);
   twice(&w);
   keeps(&k);
   overwrites(&o);
   elsewhere(&e);
   MPI_Type_vector(4, 1, 8, elem_type(), &ev);
-  MPI_Type_vector(4, 1, 8, pick(1), &pk);
+  MPI_Type_vector(4, 1, 8, pick(argc), &pk);
   MPI_Send(u, 1, x, 0, 0, MPI_COMM_WORLD);
   MPI_Send(u, 1, y, 0, 0, MPI_COMM_WORLD);
   MPI_Send(u, 1, col, 0, 0, MPI_COMM_WORLD);

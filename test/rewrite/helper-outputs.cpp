@@ -42,7 +42,7 @@ void exchange(double *a, int peer) {
   MPI_Send(a, 1, c, peer, 2, MPI_COMM_WORLD);
   // CHECK: {{^}}  MPI_Send(a, 1, c, peer, 2, MPI_COMM_WORLD);
   // REMARK: remark: datatype 'c' of MPI_Send is left to the runtime: 'c' is set by 'copies', which uses 't' on line 23 (an output parameter may only be a constructor's output and committed)
-  in_branch(b, 1);
+  in_branch(b, peer);
   MPI_Send(a, 1, b, peer, 3, MPI_COMM_WORLD);
   // CHECK: {{^}}  MPI_Send(a, 1, b, peer, 3, MPI_COMM_WORLD);
   // REMARK: remark: datatype 'b' of MPI_Send is left to the runtime: 'b' is set by 'in_branch', whose constructor on line 28 does not run exactly once in every call

@@ -169,6 +169,48 @@ std::optional<int64_t> constantIndex(const Expr *e, ASTContext &ctx,
   return std::nullopt;
 }
 
+/// The truth of a branch condition that constantIndex's values decide: a comparison of two of
+/// them, !, && and || of such conditions, or one value (non-zero is true); else none.
+std::optional<bool> constantCondition(const Expr *e, ASTContext &ctx,
+                                      const std::map<const VarDecl *, int64_t> *bound) {
+  e = e->IgnoreParenImpCasts();
+  if (const auto *u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_LNot) {
+    std::optional<bool> c = constantCondition(u->getSubExpr(), ctx, bound);
+    return c ? std::optional<bool>(!*c) : std::nullopt;
+  }
+  if (const auto *bo = dyn_cast<BinaryOperator>(e)) {
+    if (bo->isLogicalOp()) {
+      // Either side decides the whole (false for &&, true for ||): the values read have no side
+      // effects, so evaluation order does not matter.
+      std::optional<bool> a = constantCondition(bo->getLHS(), ctx, bound);
+      std::optional<bool> b = constantCondition(bo->getRHS(), ctx, bound);
+      const bool decider = bo->getOpcode() == BO_LOr;
+      if ((a && *a == decider) || (b && *b == decider))
+        return decider;
+      if (a && b)
+        return !decider;
+      return std::nullopt;
+    }
+    if (bo->isComparisonOp()) {
+      std::optional<int64_t> a = constantIndex(bo->getLHS(), ctx, bound);
+      std::optional<int64_t> b = constantIndex(bo->getRHS(), ctx, bound);
+      if (!a || !b)
+        return std::nullopt;
+      switch (bo->getOpcode()) {
+      case BO_EQ: return *a == *b;
+      case BO_NE: return *a != *b;
+      case BO_LT: return *a < *b;
+      case BO_LE: return *a <= *b;
+      case BO_GT: return *a > *b;
+      case BO_GE: return *a >= *b;
+      default: return std::nullopt;
+      }
+    }
+  }
+  std::optional<int64_t> v = constantIndex(e, ctx, bound);
+  return v ? std::optional<bool>(*v != 0) : std::nullopt;
+}
+
 /// f(k) for every iteration k from `first.value` to `end` - 1, of an index f of the loop's
 /// variable (`2 * d + 1`), with `bound`'s other values; none if one is not a constant.
 std::optional<std::vector<int64_t>>
@@ -1329,13 +1371,11 @@ private:
     ++recordCallDepth;
     std::unique_ptr<FunctionFlow> callee =
         FunctionFlow::build(fd, ctx_, nullptr, nullptr, nullptr, out);
-    // A member indexed by a parameter (`&p->face[dir]`): which element this call writes follows
-    // from its constant arguments, bound to the parameters the callee never writes (what
-    // DatatypeResolver's bindHelper binds when it follows the call).
-    const std::vector<const VarEvent *> all = callee->eventsFor(out, std::nullopt);
-    if (callee->hasCfg() && std::any_of(all.begin(), all.end(), [](const VarEvent *w) {
-          return w->kind != VarEvent::Escape && w->anyElement;
-        })) {
+    // A member indexed by a parameter (`&p->face[dir]`), or written in a branch on one (`if
+    // (dir == 0)`): which members this call writes follows from its constant arguments, bound
+    // to the parameters the callee never writes (what DatatypeResolver's bindHelper binds when
+    // it follows the call).
+    if (callee->hasCfg()) {
       std::map<const VarDecl *, int64_t> bound;
       for (unsigned j = 0; j < fd->getNumParams() && j < call->getNumArgs(); ++j) {
         const ParmVarDecl *q = fd->getParamDecl(j);
@@ -1356,6 +1396,8 @@ private:
     }
     std::set<int64_t> written, freed;
     for (const VarEvent *w : callee->eventsFor(out, std::nullopt)) {
+      if (w->kind != VarEvent::Escape && !callee->eventPosition(*w, out))
+        continue; // in a branch this call's arguments never take
       if (w->kind == VarEvent::Escape || w->anyElement || !w->element) {
         const std::string what = w->kind == VarEvent::Escape
                                      ? w->what
@@ -1441,7 +1483,12 @@ std::unique_ptr<FunctionFlow> FunctionFlow::build(const Decl *fn, ASTContext &ct
   opts.setAllAlwaysAdd();
   flow->cfg_ = CFG::buildCFG(fn, body, &ctx, opts);
   if (flow->cfg_) {
+    // Under bound parameters, a statement in a branch they never take has no position: it is
+    // unreachable code for this call, as after a return (takenSuccessor).
+    const std::set<const CFGBlock *> taken = flow->blocksTaken();
     for (const CFGBlock *b : *flow->cfg_) {
+      if (flow->bound() && !flow->bound()->empty() && !taken.count(b))
+        continue;
       unsigned i = 0;
       for (const CFGElement &el : *b) {
         if (auto cs = el.getAs<CFGStmt>()) {
@@ -1606,13 +1653,74 @@ bool FunctionFlow::reaches(std::optional<CfgPos> from, CfgPos to,
       return true;
     if (firstKill != ~0u)
       continue;
+    std::optional<unsigned> only = takenSuccessor(b);
+    unsigned i = 0;
     for (const CFGBlock::AdjacentBlock &succ : b->succs()) {
       const CFGBlock *s = succ.getReachableBlock();
-      if (s && seen.insert(s).second)
+      if (s && (!only || *only == i) && seen.insert(s).second)
         work.push_back({s, 0});
+      ++i;
     }
   }
   return false;
+}
+
+std::set<const CFGBlock *> FunctionFlow::blocksTaken() const {
+  std::set<const CFGBlock *> seen{&cfg_->getEntry()};
+  std::vector<const CFGBlock *> work{&cfg_->getEntry()};
+  while (!work.empty()) {
+    const CFGBlock *b = work.back();
+    work.pop_back();
+    std::optional<unsigned> only = takenSuccessor(b);
+    unsigned i = 0;
+    for (const CFGBlock::AdjacentBlock &succ : b->succs()) {
+      const CFGBlock *s = succ.getReachableBlock();
+      if (s && (!only || *only == i) && seen.insert(s).second)
+        work.push_back(s);
+      ++i;
+    }
+  }
+  return seen;
+}
+
+std::optional<unsigned> FunctionFlow::takenSuccessor(const CFGBlock *b) const {
+  const std::map<const VarDecl *, int64_t> *values = bound();
+  const Stmt *term = b->getTerminatorStmt();
+  if (!values || values->empty() || !term)
+    return std::nullopt;
+  // A switch on a bound value: the block of its case, else the default's (the last successor).
+  if (const auto *sw = dyn_cast<SwitchStmt>(term)) {
+    std::optional<int64_t> v = constantIndex(sw->getCond(), *ctx_, values);
+    if (!v || b->succ_empty())
+      return std::nullopt;
+    unsigned i = 0;
+    for (const CFGBlock::AdjacentBlock &succ : b->succs()) {
+      const CFGBlock *s = succ.getReachableBlock();
+      const auto *c = s ? dyn_cast_or_null<CaseStmt>(s->getLabel()) : nullptr;
+      if (c) {
+        std::optional<int64_t> lo = constantIndex(c->getLHS(), *ctx_, nullptr);
+        std::optional<int64_t> hi =
+            c->getRHS() ? constantIndex(c->getRHS(), *ctx_, nullptr) : lo;
+        if (!lo || !hi)
+          return std::nullopt; // a label the folder cannot read: keep every successor
+        if (*lo <= *v && *v <= *hi)
+          return i;
+      }
+      ++i;
+    }
+    return b->succ_size() - 1;
+  }
+  // A two-way branch (if, a loop's condition, ?:, && and ||): successor 0 when true, 1 when
+  // false.
+  if (b->succ_size() != 2 ||
+      !(isa<IfStmt, WhileStmt, ForStmt, DoStmt, ConditionalOperator>(term) ||
+        (isa<BinaryOperator>(term) && cast<BinaryOperator>(term)->isLogicalOp())))
+    return std::nullopt;
+  const auto *cond = dyn_cast_or_null<Expr>(b->getTerminatorCondition());
+  std::optional<bool> c = cond ? constantCondition(cond, *ctx_, values) : std::nullopt;
+  if (!c)
+    return std::nullopt;
+  return *c ? 0u : 1u;
 }
 
 Unresolved FunctionFlow::severalDefinitions(const std::vector<const VarEvent *> &reaching,

@@ -165,7 +165,16 @@ private:
     const VarEvent *e;
     CfgPos pos;
   };
+  /// Whether a path leads from `from` (the entry if none) to `to` without passing a kill. With
+  /// bound parameters, a branch on a condition they decide goes one way only (takenSuccessor).
   bool reaches(std::optional<CfgPos> from, CfgPos to, const std::vector<CfgPos> &kills) const;
+  /// The one successor a block's terminator takes when build()'s bound parameters decide it
+  /// (`if (dim == 0)`, `switch (dim)` in a helper followed for `make_face(&t, 0)`): they hold
+  /// their values for the whole call, so the other successors are never taken.
+  std::optional<unsigned> takenSuccessor(const clang::CFGBlock *b) const;
+  /// The blocks a path from the entry reaches, taking only takenSuccessor's successor where
+  /// there is one.
+  std::set<const clang::CFGBlock *> blocksTaken() const;
   /// Why more than one definition reaching a use refuses it: one is reassigned after another
   /// ("is reassigned on line 40"), or they are alternatives ("is defined on line 38 or 40, ...").
   Unresolved severalDefinitions(const std::vector<const VarEvent *> &reaching,
