@@ -154,7 +154,7 @@ static MPI_Datatype make_noproto(int n) {
 // CHECK-NEXT: {{^}}  MPI_Send(buf, 1, re, 1, 0, MPI_COMM_WORLD);
 // CHECK-NEXT: {{^}}  MPI_Send(buf, 1, k, 1, 0, MPI_COMM_WORLD);
 // CHECK-NEXT: {{^}}  MPI_Send(buf, 1, pc, 1, 0, MPI_COMM_WORLD);
-// CHECK-NEXT: {{^}}  MPI_Send(buf, 1, nested, 1, 0, MPI_COMM_WORLD);
+// CHECK-NEXT: {{^}}  tempi_Send(buf, 1, nested, 1, 0, MPI_COMM_WORLD, &tempi_gen_plan_[[CP]]);
 // CHECK-NEXT: {{^}}  MPI_Send(buf, 1, rec, 1, 0, MPI_COMM_WORLD);
 // CHECK-NEXT: {{^}}  tempi_Send(buf, 1, later, 1, 0, MPI_COMM_WORLD, &tempi_gen_plan_[[LP]]);
 // CHECK-NEXT: {{^}}  MPI_Send(buf, 1, np, 1, 0, MPI_COMM_WORLD);
@@ -170,7 +170,7 @@ static MPI_Datatype make_noproto(int n) {
 // REMARK: remark: datatype 're' of MPI_Send is left to the runtime: 't' in 'make_reassigned' is reassigned on line 58
 // REMARK: remark: datatype 'k' of MPI_Send is left to the runtime: 't' in 'make_kept' is copied on line 65
 // REMARK: remark: datatype 'pc' of MPI_Send is left to the runtime: the datatype is returned by a call to 'make_param_changed', whose parameter 'n' is modified on line 71
-// REMARK: remark: datatype 'nested' of MPI_Send is left to the runtime: 't' in 'make_nested': the datatype is returned by a call to 'make_column', inside helper 'make_nested' (one level of helper is followed)
+// REMARK: remark: rewritten: MPI_Send -> tempi_Send: 'nested' holds resized(0, 8, vector(2, 1, 4, MPI_DOUBLE))
 // REMARK: remark: datatype 'rec' of MPI_Send is left to the runtime: the datatype is returned by a call to 'make_recursive', which calls itself on line 84
 // REMARK: remark: rewritten: MPI_Send -> tempi_Send: 'later' holds vector(3, 2, 6, MPI_FLOAT)
 // REMARK: remark: datatype 'np' of MPI_Send is left to the runtime: the datatype is returned by a call to 'make_noproto', which has no prototype

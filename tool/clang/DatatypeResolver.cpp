@@ -19,6 +19,7 @@ namespace tempi::frontend {
 
 namespace {
 constexpr int kMaxDepth = 32;
+constexpr int kMaxHelperDepth = 3; ///< helpers followed inside one another
 constexpr int64_t kMaxArray = 4096; ///< longest constructor array the tool reads
 
 std::string nameOf(const DeclContext *dc) {
@@ -186,11 +187,20 @@ const FunctionDecl *DatatypeResolver::followableHelper(const CallExpr *call,
                                                        const Refuse &refuse) {
   SourceLocation loc = call->getBeginLoc();
   const FunctionDecl *callee = call->getDirectCallee();
-  if (helper_) {
-    refuse("inside helper '" + helper_->getNameAsString() + "' (one level of helper is followed)",
+  if (helpers_ && helpers_->depth >= kMaxHelperDepth) {
+    std::string chain;
+    for (const HelperChain *h = helpers_; h; h = h->outer)
+      chain += std::string(chain.empty() ? "'" : " in '") + h->fn->getNameAsString() + "'";
+    refuse("inside helper " + chain + " (" + std::to_string(kMaxHelperDepth) +
+               " levels of helpers are followed)",
            loc);
     return nullptr;
   }
+  for (const HelperChain *h = helpers_; h; h = h->outer)
+    if (callee->getCanonicalDecl() == h->fn->getCanonicalDecl()) {
+      refuse("which calls back into '" + h->fn->getNameAsString() + "' (recursion)", loc);
+      return nullptr;
+    }
   if (isa<CXXOperatorCallExpr>(call)) {
     refuse("which is an operator", loc);
     return nullptr;
@@ -312,7 +322,7 @@ TypeExprPtr DatatypeResolver::fromCallSites(const ParmVarDecl *p, SourceLocation
   bool ran = calls.nested(p, [&] {
     for (const CallSiteValues::Site &s : *sites) {
       Evaluator ev(ctx, calls.files().flowOf(s.caller), nullptr, &calls);
-      DatatypeResolver caller(ev, helper_, files_);
+      DatatypeResolver caller(ev, helpers_, files_);
       Unresolved sw;
       TypeExprPtr t = caller.resolve(s.arg, s.at, sw, depth + 1);
       if (!t) {
@@ -360,7 +370,7 @@ TypeExprPtr DatatypeResolver::fromFileScope(const VarDecl *var, Unresolved &why,
     why = {built + ", which the tool cannot place in its function's control flow", loc};
     return nullptr;
   }
-  DatatypeResolver inner(bev, helper_, files_);
+  DatatypeResolver inner(bev, helpers_, files_);
   Unresolved w;
   TypeExprPtr t = b->spec ? inner.fromConstructor(b->call, *b->spec, *bp, w, depth + 1)
                           : inner.fromHelperOutput(b->call, static_cast<unsigned>(b->output), *bp,
@@ -493,7 +503,7 @@ TypeExprPtr DatatypeResolver::fromFileScopeElement(const VarDecl *var, int64_t k
       bev.definitionAt(*b->event, var->getCanonicalDecl(), k, use, w);
   TypeExprPtr t;
   if (def) {
-    DatatypeResolver inner(bev, helper_, files_);
+    DatatypeResolver inner(bev, helpers_, files_);
     t = inner.fromDefinition(*def, element, w, depth + 1);
   }
   if (!t) {
@@ -537,8 +547,8 @@ TypeExprPtr DatatypeResolver::fromHelperCall(const CallExpr *call, Point at, Unr
   ASTContext &ctx = ev_.context();
   const SourceManager &sm = ctx.getSourceManager();
 
-  // Every return statement returns one local variable, or a predefined type as spelled
-  // (`return MPI_DOUBLE;`, an element-type helper).
+  // Every return statement returns one local variable, a predefined type as spelled
+  // (`return MPI_DOUBLE;`, an element-type helper), or another helper's result.
   const VarDecl *result = nullptr;
   if (scan.returns.empty()) {
     refuse("which has no return statement", defLoc);
@@ -555,6 +565,11 @@ TypeExprPtr DatatypeResolver::fromHelperCall(const CallExpr *call, Point at, Unr
     if (v && predefined(v))
       continue;
     const Expr *ret = v ? v->IgnoreParenImpCasts() : nullptr;
+    // Another call's result handed on (`return columns(radius, NY);`): the callee's own rules
+    // prove it when the return is resolved below.
+    if (const auto *c = dyn_cast_or_null<CallExpr>(ret); c && c->getDirectCallee() &&
+                                                         isDatatypeType(c->getType()))
+      continue;
     // An element of a static-storage array FileScopeTypes proves (`return cols[e];`).
     if (const auto *ase = dyn_cast_or_null<ArraySubscriptExpr>(ret))
       if (const auto *base = dyn_cast<DeclRefExpr>(ase->getBase()->IgnoreParenImpCasts());
@@ -618,7 +633,8 @@ TypeExprPtr DatatypeResolver::fromHelperCall(const CallExpr *call, Point at, Unr
 
   // The returned local, proven at every return by the rules of a caller's local.
   Evaluator hev(ctx, *flow, &b, ev_.calls());
-  DatatypeResolver inner(hev, def, files_);
+  const HelperChain link{def, helpers_, helpers_ ? helpers_->depth + 1 : 1};
+  DatatypeResolver inner(hev, &link, files_);
   TypeExprPtr out;
   for (const ReturnStmt *r : scan.returns) {
     std::optional<Point> rp = hev.pointOf(r);
@@ -629,7 +645,11 @@ TypeExprPtr DatatypeResolver::fromHelperCall(const CallExpr *call, Point at, Unr
     Unresolved w;
     TypeExprPtr t = inner.resolve(r->getRetValue(), *rp, w, depth + 1);
     if (!t) {
-      why = {inHelper(w.reason, var, fn), w.loc};
+      const auto *handedOn = dyn_cast<CallExpr>(r->getRetValue()->IgnoreParenImpCasts());
+      why = {handedOn ? "'" + fn + "' returns the result of '" + calleeName(handedOn) + "' (" +
+                            lineOf(r->getBeginLoc(), sm) + "): " + w.reason
+                      : inHelper(w.reason, var, fn),
+             w.loc};
       return nullptr;
     }
     if (out && !(*out == *t)) {
@@ -731,7 +751,8 @@ TypeExprPtr DatatypeResolver::fromHelperOutput(const CallExpr *call, unsigned ar
     return nullptr;
   }
   Evaluator hev(ctx, *flow, &b, ev_.calls());
-  DatatypeResolver inner(hev, def, files_);
+  const HelperChain link{def, helpers_, helpers_ ? helpers_->depth + 1 : 1};
+  DatatypeResolver inner(hev, &link, files_);
   std::optional<Point> bp = hev.pointOf(builder);
   if (!bp) {
     refuse("whose constructor the tool cannot place", builder->getBeginLoc());
@@ -769,7 +790,8 @@ TypeExprPtr DatatypeResolver::fromRecordHelper(const CallExpr *call, unsigned ar
   // The member as the helper leaves it: its one definition that reaches the helper's exit on
   // every path, proven in the helper's body with the parameters bound to the call's arguments.
   Evaluator hev(ev_.context(), *flow, &b, ev_.calls());
-  DatatypeResolver inner(hev, def, files_);
+  const HelperChain link{def, helpers_, helpers_ ? helpers_->depth + 1 : 1};
+  DatatypeResolver inner(hev, &link, files_);
   Point exit{*flow->exitPosition(), def->getBodyRBrace()};
   Unresolved w;
   TypeExprPtr t = inner.fromSlot(out, element, exit, w, depth + 1);
@@ -850,7 +872,7 @@ TypeExprPtr DatatypeResolver::fromRecordCallSites(const ParmVarDecl *p, int64_t 
         return;
       }
       Evaluator ev(ctx, calls.files().flowOf(s.caller), nullptr, &calls);
-      DatatypeResolver caller(ev, helper_, files_);
+      DatatypeResolver caller(ev, helpers_, files_);
       Unresolved sw;
       TypeExprPtr t = caller.fromSlot(v, element, s.at, sw, depth + 1);
       if (!t) {
@@ -1028,7 +1050,7 @@ TypeExprPtr DatatypeResolver::fromIteration(const VarEvent &e, const std::string
   }
   Evaluator iev(ev_.context(), iteration, ev_.bindings(), ev_.calls());
   Evaluator::LoopBinding context(iev, e);
-  DatatypeResolver inner(iev, helper_, files_);
+  DatatypeResolver inner(iev, helpers_, files_);
   Point at{*pos, e.call->getBeginLoc()};
   if (e.kind == VarEvent::HelperOut)
     return inner.fromHelperOutput(e.call, static_cast<unsigned>(e.opcode), at, name, why, depth);

@@ -17,7 +17,7 @@
 /// parameter instead (`make_face(&t, 0)`, FunctionFlow's HelperOut) is followed the same way;
 /// there the parameter may only be the output of exactly one constructor, which runs once in
 /// every call, and be committed; a C++ `MPI_Datatype &` parameter likewise, handed as `&face`.
-/// One level of helper is followed.
+/// Helpers called by helpers are followed too, three levels deep.
 ///
 /// A variable of static storage (a static global, a static local; a global of external linkage
 /// when the file is the whole program) is proven by FileScopeTypes' rules: one constructor in the
@@ -53,14 +53,22 @@
 
 namespace tempi::frontend {
 
+/// The helpers being followed when a resolver analyses a helper's body, innermost first: the
+/// helper, then the one whose body called it, up to the analysed function's call.
+struct HelperChain {
+  const clang::FunctionDecl *fn;
+  const HelperChain *outer; ///< the helper that called fn, or none
+  int depth;                ///< 1 for a helper called by the analysed function
+};
+
 class DatatypeResolver {
 public:
-  /// `helper`: the function whose body `ev` analyses when it is a helper followed from a call
-  /// site (its own helper calls are then not followed). `files`: the translation unit's
-  /// static-storage datatypes (without it, they are refused).
-  explicit DatatypeResolver(Evaluator &ev, const clang::FunctionDecl *helper = nullptr,
+  /// `helpers`: the helpers whose body `ev` analyses, when it is one followed from a call site
+  /// (a helper it calls is followed up to kMaxHelperDepth levels, never back into one of them).
+  /// `files`: the translation unit's static-storage datatypes (without it, they are refused).
+  explicit DatatypeResolver(Evaluator &ev, const HelperChain *helpers = nullptr,
                             FileScopeTypes *files = nullptr)
-      : ev_(ev), helper_(helper), files_(files) {}
+      : ev_(ev), helpers_(helpers), files_(files) {}
 
   /// The chain `e` holds just before `at`, or nullptr with `why` set (a whole sentence).
   TypeExprPtr resolve(const clang::Expr *e, Point at, Unresolved &why, int depth = 0);
@@ -156,7 +164,7 @@ private:
   Evaluator &ev_;
   /// While this resolver lives, ev_ proves the datatypes of MPI_Type_size/_get_extent with it.
   Evaluator::DatatypeScope scope_{ev_, this};
-  const clang::FunctionDecl *helper_;
+  const HelperChain *helpers_;
   FileScopeTypes *files_;
 };
 
