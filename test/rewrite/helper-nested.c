@@ -1,7 +1,7 @@
 // Helpers called by helpers (since session 22): a helper's body is proven with the resolver of
 // the helper, which follows the helpers it calls by the same rules, with their parameters bound
 // to arguments evaluated in the calling helper (so `columns(radius, NY)` inside
-// `halo_columns(3)` binds k = 3), up to three levels below the analysed function. A helper may
+// `halo_columns(3)` binds k = 3), up to four levels below the analysed function. A helper may
 // hand on another's result (`return columns(radius, NY);`). Deeper chains and calls back into a
 // helper being followed (mutual recursion) are refused, with the chain in the reason.
 // RUN: cp %s %t.c
@@ -47,8 +47,9 @@ static void make_row(MPI_Datatype *row, int n) {
   MPI_Type_commit(row);
 }
 
-/* Four levels: the fourth is not followed. */
+/* Five levels: the fifth is not followed. */
 static MPI_Datatype deep(int radius) { return halo_columns(radius); }
+static MPI_Datatype deeper(int radius) { return deep(radius); }
 
 /* Mutual recursion is not followed. */
 static MPI_Datatype ping(int n);
@@ -65,7 +66,7 @@ static MPI_Datatype from_size(int n) { return columns(2, n); }
 int main(int argc, char **argv) {
   static double u[NX * NY * 4];
   MPI_Init(&argc, &argv);
-  MPI_Datatype h = halo_columns(3), row, d = deep(3), p = ping(2), s = from_size(argc);
+  MPI_Datatype h = halo_columns(3), row, d = deeper(3), p = ping(2), s = from_size(argc);
   make_row(&row, 4);
   MPI_Send(u, 1, h, 1, 0, MPI_COMM_WORLD);
   // CHECK: tempi_Send(u, 1, h, 1, 0, MPI_COMM_WORLD, &tempi_gen_plan_
@@ -75,13 +76,13 @@ int main(int argc, char **argv) {
   // REMARK: remark: rewritten: MPI_Send -> tempi_Send: 'row' holds vector(4, 2, 16, MPI_DOUBLE),
   MPI_Send(u, 1, d, 1, 0, MPI_COMM_WORLD);
   // CHECK: {{^}}  MPI_Send(u, 1, d, 1, 0, MPI_COMM_WORLD);
-  // REMARK: remark: datatype 'd' of MPI_Send is left to the runtime: 'deep' returns the result of 'halo_columns' (line 51): 'halo_columns' returns the result of 'columns' (line 42): 't' in 'columns': the oldtype of MPI_Type_contiguous is unresolved: the datatype is returned by a call to 'column_of', inside helper 'columns' in 'halo_columns' in 'deep' (3 levels of helpers are followed) [-Rtempi]
+  // REMARK: remark: datatype 'd' of MPI_Send is left to the runtime: 'deeper' returns the result of 'deep' (line 52): 'deep' returns the result of 'halo_columns' (line 51): 'halo_columns' returns the result of 'columns' (line 42): 't' in 'columns': the oldtype of MPI_Type_contiguous is unresolved: the datatype is returned by a call to 'column_of', inside helper 'columns' in 'halo_columns' in 'deep' in 'deeper' (4 levels of helpers are followed) [-Rtempi]
   MPI_Send(u, 1, p, 1, 0, MPI_COMM_WORLD);
   // CHECK: {{^}}  MPI_Send(u, 1, p, 1, 0, MPI_COMM_WORLD);
-  // REMARK: remark: datatype 'p' of MPI_Send is left to the runtime: 't' in 'ping': the oldtype of MPI_Type_contiguous is unresolved: 'pong' returns the result of 'ping' (line 55): the datatype is returned by a call to 'ping', which calls back into 'ping' (recursion) [-Rtempi]
+  // REMARK: remark: datatype 'p' of MPI_Send is left to the runtime: 't' in 'ping': the oldtype of MPI_Type_contiguous is unresolved: 'pong' returns the result of 'ping' (line 56): the datatype is returned by a call to 'ping', which calls back into 'ping' (recursion) [-Rtempi]
   MPI_Send(u, 1, s, 1, 0, MPI_COMM_WORLD);
   // CHECK: {{^}}  MPI_Send(u, 1, s, 1, 0, MPI_COMM_WORLD);
-  // REMARK: remark: datatype 's' of MPI_Send is left to the runtime: 'from_size' returns the result of 'columns' (line 63): 't' in 'columns': the oldtype of MPI_Type_contiguous is unresolved: 't' in 'column_of': the oldtype of MPI_Type_create_resized is unresolved: count depends on 'n', a parameter of 'column_of' whose argument depends on 'n', a parameter of 'columns' whose argument depends on 'n', a parameter of 'from_size' whose argument depends on 'argc', a parameter of 'main' [-Rtempi]
+  // REMARK: remark: datatype 's' of MPI_Send is left to the runtime: 'from_size' returns the result of 'columns' (line 64): 't' in 'columns': the oldtype of MPI_Type_contiguous is unresolved: 't' in 'column_of': the oldtype of MPI_Type_create_resized is unresolved: count depends on 'n', a parameter of 'column_of' whose argument depends on 'n', a parameter of 'columns' whose argument depends on 'n', a parameter of 'from_size' whose argument depends on 'argc', a parameter of 'main' [-Rtempi]
   MPI_Finalize();
   return 0;
 }

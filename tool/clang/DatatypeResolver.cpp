@@ -19,7 +19,7 @@ namespace tempi::frontend {
 
 namespace {
 constexpr int kMaxDepth = 32;
-constexpr int kMaxHelperDepth = 3; ///< helpers followed inside one another
+constexpr int kMaxHelperDepth = 4; ///< helpers followed inside one another
 constexpr int64_t kMaxArray = 4096; ///< longest constructor array the tool reads
 
 std::string nameOf(const DeclContext *dc) {
@@ -851,6 +851,25 @@ TypeExprPtr DatatypeResolver::fromRecordCallSites(const ParmVarDecl *p, int64_t 
   const RecordDecl *record = datatypeRecordOf(p);
   TypeExprPtr out;
   const CallSiteValues::Site *first = nullptr;
+  // One call site's chain `t` (none: unresolved, `sw` says why): every site must pass the same.
+  auto take = [&](const CallSiteValues::Site &s, const TypeExprPtr &t, const Unresolved &sw) {
+    const std::string at = lineOf(s.call->getBeginLoc(), sm);
+    if (!t) {
+      why = {param + ", whose argument on " + at + " is unresolved: " + sw.reason, sw.loc};
+      out = nullptr;
+      return false;
+    }
+    if (out && !(*out == *t)) {
+      why = {param + ", which is called with different datatypes on " +
+                 lineOf(first->call->getBeginLoc(), sm) + " and " + at,
+             s.call->getBeginLoc()};
+      out = nullptr;
+      return false;
+    }
+    out = t;
+    first = &s;
+    return true;
+  };
   bool ran = calls.nested(p, [&] {
     for (const CallSiteValues::Site &s : *sites) {
       const std::string at = lineOf(s.call->getBeginLoc(), sm);
@@ -863,6 +882,22 @@ TypeExprPtr DatatypeResolver::fromRecordCallSites(const ParmVarDecl *p, int64_t 
                             ? dyn_cast<DeclRefExpr>(addr->getSubExpr()->IgnoreParens())
                             : nullptr;
       const auto *v = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+      // The caller's own parameter handed on (`exchange(h)` in `run(struct halo *h)`): what
+      // every call of the caller passes, if the caller does not write the member either.
+      const auto *direct = dyn_cast<DeclRefExpr>(s.arg->IgnoreParenImpCasts());
+      const auto *q = direct ? dyn_cast<ParmVarDecl>(direct->getDecl()) : nullptr;
+      const RecordDecl *qr = q ? datatypeRecordOf(q) : nullptr;
+      if (q && qr && qr->getCanonicalDecl() == record->getCanonicalDecl() &&
+          (q->getType()->isPointerType() || q->getType()->isReferenceType())) {
+        Evaluator ev(ctx, calls.files().flowOf(s.caller), nullptr, &calls);
+        DatatypeResolver caller(ev, helpers_, files_);
+        Unresolved sw;
+        TypeExprPtr t = caller.fromRecordCallSites(q, element, s.arg->getBeginLoc(), sw,
+                                                   depth + 1);
+        if (!take(s, t, sw))
+          return;
+        continue;
+      }
       const RecordDecl *vr = v ? datatypeRecord(v->getType()) : nullptr;
       if (!v || isa<ParmVarDecl>(v) || (!v->hasLocalStorage() && !files_) || !vr ||
           vr->getCanonicalDecl() != record->getCanonicalDecl()) {
@@ -875,20 +910,8 @@ TypeExprPtr DatatypeResolver::fromRecordCallSites(const ParmVarDecl *p, int64_t 
       DatatypeResolver caller(ev, helpers_, files_);
       Unresolved sw;
       TypeExprPtr t = caller.fromSlot(v, element, s.at, sw, depth + 1);
-      if (!t) {
-        why = {param + ", whose argument on " + at + " is unresolved: " + sw.reason, sw.loc};
-        out = nullptr;
+      if (!take(s, t, sw))
         return;
-      }
-      if (out && !(*out == *t)) {
-        why = {param + ", which is called with different datatypes on " +
-                   lineOf(first->call->getBeginLoc(), sm) + " and " + at,
-               s.call->getBeginLoc()};
-        out = nullptr;
-        return;
-      }
-      out = t;
-      first = &s;
     }
   });
   if (!ran)

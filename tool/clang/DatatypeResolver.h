@@ -17,7 +17,7 @@
 /// parameter instead (`make_face(&t, 0)`, FunctionFlow's HelperOut) is followed the same way;
 /// there the parameter may only be the output of exactly one constructor, which runs once in
 /// every call, and be committed; a C++ `MPI_Datatype &` parameter likewise, handed as `&face`.
-/// Helpers called by helpers are followed too, three levels deep.
+/// Helpers called by helpers are followed too, four levels deep.
 ///
 /// A variable of static storage (a static global, a static local; a global of external linkage
 /// when the file is the whole program) is proven by FileScopeTypes' rules: one constructor in the

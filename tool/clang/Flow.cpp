@@ -170,26 +170,47 @@ std::optional<int64_t> constantIndex(const Expr *e, ASTContext &ctx,
 }
 
 /// The truth of a branch condition that constantIndex's values decide: a comparison of two of
-/// them, !, && and || of such conditions, or one value (non-zero is true); else none.
+/// them, !, && and || of such conditions, or one value (non-zero is true); with `nonNull`, a
+/// pointer known not to be null tested (`!h`, `h == NULL`, `if (h)`); else none.
 std::optional<bool> constantCondition(const Expr *e, ASTContext &ctx,
-                                      const std::map<const VarDecl *, int64_t> *bound) {
+                                      const std::map<const VarDecl *, int64_t> *bound,
+                                      const VarDecl *nonNull = nullptr) {
+  e = e->IgnoreParens();
+  auto isNonNull = [&](const Expr *x) {
+    const auto *d = dyn_cast<DeclRefExpr>(x->IgnoreParenImpCasts());
+    return nonNull && d && d->getDecl() == nonNull;
+  };
+  if (const auto *ice = dyn_cast<ImplicitCastExpr>(e);
+      ice && ice->getCastKind() == CK_PointerToBoolean && isNonNull(ice->getSubExpr()))
+    return true;
   e = e->IgnoreParenImpCasts();
+  if (isNonNull(e))
+    return true;
   if (const auto *u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_LNot) {
-    std::optional<bool> c = constantCondition(u->getSubExpr(), ctx, bound);
+    std::optional<bool> c = constantCondition(u->getSubExpr(), ctx, bound, nonNull);
     return c ? std::optional<bool>(!*c) : std::nullopt;
   }
   if (const auto *bo = dyn_cast<BinaryOperator>(e)) {
     if (bo->isLogicalOp()) {
       // Either side decides the whole (false for &&, true for ||): the values read have no side
       // effects, so evaluation order does not matter.
-      std::optional<bool> a = constantCondition(bo->getLHS(), ctx, bound);
-      std::optional<bool> b = constantCondition(bo->getRHS(), ctx, bound);
+      std::optional<bool> a = constantCondition(bo->getLHS(), ctx, bound, nonNull);
+      std::optional<bool> b = constantCondition(bo->getRHS(), ctx, bound, nonNull);
       const bool decider = bo->getOpcode() == BO_LOr;
       if ((a && *a == decider) || (b && *b == decider))
         return decider;
       if (a && b)
         return !decider;
       return std::nullopt;
+    }
+    if (bo->isEqualityOp()) {
+      const Expr *l = bo->getLHS(), *r = bo->getRHS();
+      auto isNull = [&](const Expr *x) {
+        return x->isNullPointerConstant(ctx, Expr::NPC_ValueDependentIsNotNull) !=
+               Expr::NPCK_NotNull;
+      };
+      if ((isNonNull(l) && isNull(r)) || (isNonNull(r) && isNull(l)))
+        return bo->getOpcode() == BO_NE;
     }
     if (bo->isComparisonOp()) {
       std::optional<int64_t> a = constantIndex(bo->getLHS(), ctx, bound);
@@ -207,6 +228,8 @@ std::optional<bool> constantCondition(const Expr *e, ASTContext &ctx,
       }
     }
   }
+  if (!bound)
+    return std::nullopt;
   std::optional<int64_t> v = constantIndex(e, ctx, bound);
   return v ? std::optional<bool>(*v != 0) : std::nullopt;
 }
@@ -452,8 +475,10 @@ std::optional<int64_t> rowLength(QualType t, const ASTContext &ctx) {
 namespace {
 
 /// How many FunctionFlows of a struct-pointer callee (Classifier::recordWrites) are being built
-/// on this thread: a callee's own such calls are not followed.
+/// on this thread: a callee's own such calls are followed kMaxRecordCallDepth deep (the
+/// helpers' four levels, DatatypeResolver), which also ends a recursion.
 thread_local int recordCallDepth = 0;
+constexpr int kMaxRecordCallDepth = 4;
 
 class Classifier : public RecursiveASTVisitor<Classifier> {
 public:
@@ -1079,6 +1104,10 @@ private:
                                                                          : nullptr;
       const auto *me = dyn_cast_or_null<MemberExpr>(q);
       if (!me || me->isArrow() == reference || me->getBase()->IgnoreParenImpCasts() != d) {
+        if (!reference && q && recordPointerHandedOn(vd, e, q, child))
+          return;
+        if (reference && recordPointerHandedOn(vd, e, p, node))
+          return;
         escape(vd, e, "is used other than to reach a member ('" + vd->getNameAsString() +
                           (reference ? "." : "->") + "m')");
         return;
@@ -1352,19 +1381,53 @@ private:
     escape(vd, e, "has its address passed to '" + name + "'");
   }
 
+  /// The recordOut pointer's value `child` (C++: the reference itself) used whole by `p`:
+  /// tested (`if (!h)`, `h == NULL`), which reads no member; handed to a pointer-to-const
+  /// parameter, which only reads them; or handed to a function of the file that takes the same
+  /// struct (`exchange(h)` in `run(struct halo *h)`), whose writes recordWrites records; passed
+  /// to any other function, it escapes. False where `p` is none of these.
+  bool recordPointerHandedOn(const VarDecl *vd, const VarEvent &e, const Stmt *p,
+                             const Stmt *child) {
+    if (const auto *ice = dyn_cast<ImplicitCastExpr>(p);
+        ice && ice->getCastKind() == CK_PointerToBoolean)
+      return true;
+    if (const auto *u = dyn_cast<UnaryOperator>(p); u && u->getOpcode() == UO_LNot)
+      return true;
+    if (const auto *bo = dyn_cast<BinaryOperator>(p); bo && bo->isEqualityOp())
+      return true;
+    const auto *call = dyn_cast<CallExpr>(p);
+    const int i = call ? argumentIndex(call, child) : -1;
+    if (i < 0)
+      return false;
+    const FunctionDecl *fd = call->getDirectCallee();
+    if (fd && static_cast<unsigned>(i) < fd->getNumParams() && paramIsConstPointer(call, i) &&
+        (fd->getParamDecl(i)->getType()->isPointerType() ||
+         fd->getParamDecl(i)->getType()->isReferenceType()))
+      return true;
+    if (const ParmVarDecl *out =
+            recordOutputParam(call, static_cast<unsigned>(i), datatypeRecordOf(vd))) {
+      recordWrites(vd, e, call, i, out);
+      return true;
+    }
+    const FunctionDecl *def = nullptr;
+    escape(vd, e, "is passed to '" + directCalleeName(call) + "'" +
+                      (fd && !fd->hasBody(def) ? " (not defined in this file)" : ""));
+    return true;
+  }
+
   /// `&vd`, a struct of datatypes, as argument i of a call to a function defined in this file
   /// whose parameter `out` points to such a struct: the function's own flow, with `out` as its
   /// recordOut, says which members it writes. Each such element is defined at the call (a
-  /// RecordHelperOut the resolver follows); what the function only reads is not touched. One
-  /// level: inside a function analysed for its caller, or where the function cannot be
-  /// analysed, writes through a non-constant index, or lets the pointer go elsewhere, the
-  /// struct escapes.
+  /// RecordHelperOut the resolver follows); what the function only reads is not touched. Where
+  /// the function cannot be analysed, writes through a non-constant index, lets the pointer go
+  /// elsewhere or hands it on too deep, the struct escapes.
   void recordWrites(const VarDecl *vd, VarEvent e, const CallExpr *call, int i,
                     const ParmVarDecl *out) {
     const std::string fn = directCalleeName(call);
-    if (recordCallDepth > 0) {
-      escape(vd, e, "has its address passed to '" + fn + "' by a function that is itself " +
-                        "analysed for its caller (one level is followed)");
+    if (recordCallDepth >= kMaxRecordCallDepth) {
+      escape(vd, e, "is handed to '" + fn + "' by a function " +
+                        std::to_string(kMaxRecordCallDepth) +
+                        " calls deep in the functions analysed for their callers");
       return;
     }
     const auto *fd = cast<FunctionDecl>(out->getDeclContext());
@@ -1487,7 +1550,7 @@ std::unique_ptr<FunctionFlow> FunctionFlow::build(const Decl *fn, ASTContext &ct
     // unreachable code for this call, as after a return (takenSuccessor).
     const std::set<const CFGBlock *> taken = flow->blocksTaken();
     for (const CFGBlock *b : *flow->cfg_) {
-      if (flow->bound() && !flow->bound()->empty() && !taken.count(b))
+      if (flow->prunes() && !taken.count(b))
         continue;
       unsigned i = 0;
       for (const CFGElement &el : *b) {
@@ -1686,11 +1749,12 @@ std::set<const CFGBlock *> FunctionFlow::blocksTaken() const {
 std::optional<unsigned> FunctionFlow::takenSuccessor(const CFGBlock *b) const {
   const std::map<const VarDecl *, int64_t> *values = bound();
   const Stmt *term = b->getTerminatorStmt();
-  if (!values || values->empty() || !term)
+  if (!prunes() || !term)
     return std::nullopt;
   // A switch on a bound value: the block of its case, else the default's (the last successor).
   if (const auto *sw = dyn_cast<SwitchStmt>(term)) {
-    std::optional<int64_t> v = constantIndex(sw->getCond(), *ctx_, values);
+    std::optional<int64_t> v =
+        values ? constantIndex(sw->getCond(), *ctx_, values) : std::nullopt;
     if (!v || b->succ_empty())
       return std::nullopt;
     unsigned i = 0;
@@ -1717,7 +1781,7 @@ std::optional<unsigned> FunctionFlow::takenSuccessor(const CFGBlock *b) const {
         (isa<BinaryOperator>(term) && cast<BinaryOperator>(term)->isLogicalOp())))
     return std::nullopt;
   const auto *cond = dyn_cast_or_null<Expr>(b->getTerminatorCondition());
-  std::optional<bool> c = cond ? constantCondition(cond, *ctx_, values) : std::nullopt;
+  std::optional<bool> c = cond ? constantCondition(cond, *ctx_, values, recordOut_) : std::nullopt;
   if (!c)
     return std::nullopt;
   return *c ? 0u : 1u;

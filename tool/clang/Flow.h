@@ -175,6 +175,9 @@ private:
   /// The blocks a path from the entry reaches, taking only takenSuccessor's successor where
   /// there is one.
   std::set<const clang::CFGBlock *> blocksTaken() const;
+  /// Whether takenSuccessor may decide a branch: with bound parameters, or a recordOut pointer,
+  /// which is never null (every flow built with one follows `&v`, or a recordOut handed on).
+  bool prunes() const { return (bound_ && !bound_->empty()) || recordOut_; }
   /// Why more than one definition reaching a use refuses it: one is reassigned after another
   /// ("is reassigned on line 40"), or they are alternatives ("is defined on line 38 or 40, ...").
   Unresolved severalDefinitions(const std::vector<const VarEvent *> &reaching,
