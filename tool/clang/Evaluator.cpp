@@ -33,6 +33,22 @@ std::optional<Value> fail(Unresolved &why, std::string reason, SourceLocation lo
   return std::nullopt;
 }
 
+/// The bytes one step of pointer arithmetic on type t moves: the pointee's size (1 for void, as
+/// GNU C counts it); 1 for a type that is not a pointer (an MPI_Aint holding an address counts
+/// bytes); none where the pointee has no size (a function, an incomplete type).
+std::optional<int64_t> stepBytes(QualType t, ASTContext &ctx) {
+  const auto *pt = t->getAs<PointerType>();
+  if (!pt)
+    return 1;
+  QualType pointee = pt->getPointeeType();
+  if (pointee->isVoidType())
+    return 1;
+  if (pointee->isFunctionType() || pointee->isIncompleteType() || pointee->isSizelessType() ||
+      !pointee->isConstantSizeType())
+    return std::nullopt;
+  return ctx.getTypeSizeInChars(pointee).getQuantity();
+}
+
 /// Wraps v to the width and signedness of type t, refusing values that do not fit.
 bool fitsType(int64_t v, QualType t, ASTContext &ctx) {
   if (!t->isIntegerType())
@@ -238,15 +254,30 @@ std::optional<Value> Evaluator::eval(const Expr *e, Point at, Unresolved &why, i
       return r;
     int64_t out = 0;
     BinaryOperatorKind op = bo->getOpcode();
-    // Addresses: a - b of one object, a + k, a - k.
+    // Addresses: a - b of one object, a + k, a - k. An address holds a byte offset; pointer
+    // arithmetic counts elements of the pointee (`row1 - row0` of two `double *` is 6, not 48).
     if (l->base || r->base) {
-      if (op == BO_Sub && l->base && l->base == r->base)
-        return Value{l->k - r->k, nullptr};
-      if (op == BO_Add && l->base && !r->base && !__builtin_add_overflow(l->k, r->k, &out))
+      const Expr *ptr = bo->getRHS()->getType()->isPointerType() && !bo->getLHS()->getType()->isPointerType()
+                            ? bo->getRHS()
+                            : bo->getLHS();
+      std::optional<int64_t> step = stepBytes(ptr->getType(), ctx_);
+      if (!step || *step <= 0)
+        return fail(why, "does arithmetic on a pointer to a type without a size", loc);
+      if (op == BO_Sub && l->base && l->base == r->base) {
+        if ((l->k - r->k) % *step != 0)
+          return fail(why, "subtracts addresses that are not a whole number of elements apart",
+                      loc);
+        return Value{(l->k - r->k) / *step, nullptr};
+      }
+      int64_t bytes = 0;
+      const int64_t k = l->base ? r->k : l->k;
+      if (__builtin_mul_overflow(k, *step, &bytes))
+        return fail(why, "overflows 64 bits", loc);
+      if (op == BO_Add && l->base && !r->base && !__builtin_add_overflow(l->k, bytes, &out))
         return Value{out, l->base};
-      if (op == BO_Add && r->base && !l->base && !__builtin_add_overflow(l->k, r->k, &out))
+      if (op == BO_Add && r->base && !l->base && !__builtin_add_overflow(bytes, r->k, &out))
         return Value{out, r->base};
-      if (op == BO_Sub && l->base && !r->base && !__builtin_sub_overflow(l->k, r->k, &out))
+      if (op == BO_Sub && l->base && !r->base && !__builtin_sub_overflow(l->k, bytes, &out))
         return Value{out, l->base};
       return fail(why, "combines addresses of different objects", loc);
     }
@@ -548,9 +579,21 @@ std::optional<Value> Evaluator::readSlot(const VarDecl *vd, std::optional<int64_
     }
     int64_t out = 0;
     if (op == BO_Sub && old->base && old->base == rhs.base)
-      return Value{old->k - rhs.k, nullptr};
+      return Value{old->k - rhs.k, nullptr}; // `disp -= base` of MPI_Aint addresses: bytes
     if (rhs.base || (old->base && op != BO_Add && op != BO_Sub))
       return fail(why, "combines addresses of different objects", e.loc);
+    // `p += k`, `p++` on a pointer move k elements of its pointee (the slot's type: the
+    // variable's, or its array's element type).
+    QualType slotType = vd->getType();
+    if (element)
+      if (const ArrayType *at = ctx_.getAsArrayType(slotType))
+        slotType = at->getElementType();
+    if (slotType->isPointerType()) {
+      std::optional<int64_t> step = stepBytes(slotType, ctx_);
+      if (!step || *step <= 0 || __builtin_mul_overflow(rhs.k, *step, &rhs.k))
+        return fail(why, "depends on '" + name + "', a pointer moved by a step the tool cannot size",
+                    e.loc);
+    }
     bool overflow = false;
     switch (op) {
     case BO_Add: overflow = __builtin_add_overflow(old->k, rhs.k, &out); break;
