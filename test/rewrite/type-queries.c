@@ -140,3 +140,23 @@ void cycle(char *buf) {
 // CHECK: {{^}}  MPI_Send(buf, 1, cyc_a, 1, 4, MPI_COMM_WORLD);
 // REMARK: remark: datatype 'cyc_a' of MPI_Send is left to the runtime: 'cyc_a' is built on line {{[0-9]+}}: count depends on 'ext', which MPI_Type_get_extent sets from a datatype the tool cannot prove: 'cyc_b' is built on line
 // REMARK-SAME: a datatype whose chain queries sizes too deeply (or itself)
+
+// MPI_Type_size's int output cannot hold a size over INT_MAX (the MPI sets MPI_UNDEFINED); its
+// _x form's MPI_Count can.
+void huge_size(double *buf) {
+  MPI_Datatype big, t, tx;
+  int sz;
+  MPI_Count szx;
+  MPI_Type_contiguous(1 << 28, MPI_DOUBLE, &big);
+  MPI_Type_size(big, &sz);
+  MPI_Type_vector(2, 1, sz < 0 ? 4 : 8, MPI_DOUBLE, &t);
+  MPI_Send(buf, 1, t, 1, 5, MPI_COMM_WORLD);
+  MPI_Type_size_x(big, &szx);
+  MPI_Type_vector(2, 1, szx > (1 << 30) ? 4 : 8, MPI_DOUBLE, &tx);
+  MPI_Send(buf, 1, tx, 1, 6, MPI_COMM_WORLD);
+}
+// CHECK-LABEL: void huge_size(double *buf) {
+// CHECK: {{^}}  MPI_Send(buf, 1, t, 1, 5, MPI_COMM_WORLD);
+// CHECK: {{^}}  tempi_Send(buf, 1, tx, 1, 6, MPI_COMM_WORLD, &tempi_gen_plan_{{[0-9a-f]+}});
+// REMARK: remark: datatype 't' of MPI_Send is left to the runtime: stride depends on 'sz', which MPI_Type_size sets from a datatype of 2147483648 bytes, more than its output can hold (the MPI sets MPI_UNDEFINED)
+// REMARK: remark: rewritten: MPI_Send -> tempi_Send: 'tx' holds vector(2, 1, 4, MPI_DOUBLE)

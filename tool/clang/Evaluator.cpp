@@ -677,8 +677,20 @@ std::optional<Value> Evaluator::queriedLayout(const VarEvent &e, const std::stri
     return fail(why, prefix + "a datatype MPI would refuse: " + ir.error(), e.loc);
   const Layout &l = (*ir)->layout;
   const auto field = static_cast<TypeQueryField>(e.opcode);
-  if (field == TypeQueryField::Size)
+  if (field == TypeQueryField::Size) {
+    // MPI_Type_size's int output gets MPI_UNDEFINED for a size over INT_MAX (its _x and _c
+    // forms' MPI_Count holds it): the tool does not guess that value.
+    const FunctionDecl *fd = e.call->getDirectCallee();
+    const QualType out = fd->getNumParams() > 0
+                             ? fd->getParamDecl(fd->getNumParams() - 1)->getType()->getPointeeType()
+                             : QualType();
+    if (out.isNull() || !fitsType(l.size, out, ctx_))
+      return fail(why,
+                  prefix + "a datatype of " + std::to_string(l.size) +
+                      " bytes, more than its output can hold (the MPI sets MPI_UNDEFINED)",
+                  e.loc);
     return Value{l.size, nullptr};
+  }
   if (!portableBounds(*t))
     return fail(why,
                 prefix + "a struct datatype, whose extent each MPI pads by its own alignment "
