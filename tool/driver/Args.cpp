@@ -30,6 +30,16 @@ bool isFrontEndWithValue(std::string_view a) {
 
 bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
+/// Options that change the size or layout of types, so the tool's sizeof, offsetof and
+/// MPI_Get_address differences must see them (`-fpack-struct` packs every struct).
+bool changesLayout(std::string_view a) {
+  return startsWith(a, "-fpack-struct") || startsWith(a, "-fno-pack-struct") ||
+         a == "-fshort-enums" || a == "-fno-short-enums" || a == "-fshort-wchar" ||
+         a == "-fno-short-wchar" || a == "-malign-double" || a == "-mno-align-double" ||
+         a == "-mms-bitfields" || a == "-mno-ms-bitfields" || a == "-m32" || a == "-m64" ||
+         a == "-mx32";
+}
+
 /// Single-argument options that change how a source is preprocessed or which language it is.
 bool isFrontEndJoined(std::string_view a) {
   if (a.size() > 2 && (startsWith(a, "-I") || startsWith(a, "-D") || startsWith(a, "-U")))
@@ -39,7 +49,7 @@ bool isFrontEndJoined(std::string_view a) {
          startsWith(a, "--sysroot=") || startsWith(a, "-isystem") || startsWith(a, "-iquote") ||
          startsWith(a, "-idirafter") || startsWith(a, "-funsigned-char") ||
          startsWith(a, "-fsigned-char") || startsWith(a, "-fno-signed-char") ||
-         startsWith(a, "-fno-unsigned-char");
+         startsWith(a, "-fno-unsigned-char") || changesLayout(a);
 }
 
 bool isLinkOnlyJoined(std::string_view a) {
