@@ -488,6 +488,27 @@ std::string shadowRefusal(const CallSite &s, const std::vector<CallSite> &sites,
   out.lastLine = sm.translateLineCol(f, last, 1);
   return "";
 }
+/// The name of the first MPI function this translation unit defines (a profiling wrapper of
+/// the program's own), or "": an `MPI_X` whose `PMPI_X` the MPI header declares (a function of
+/// the program's that merely starts with MPI_, `MPI_Send_row`, has none).
+std::string firstDefinedMpiFunction(ASTContext &ctx) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    ASTContext &ctx;
+    std::string found;
+    explicit Finder(ASTContext &c) : ctx(c) {}
+    bool VisitFunctionDecl(FunctionDecl *fd) {
+      if (found.empty() && fd->doesThisDeclarationHaveABody() && fd->getIdentifier() &&
+          fd->getName().starts_with("MPI_") && fd->isExternC() &&
+          !ctx.getTranslationUnitDecl()
+               ->lookup(&ctx.Idents.get(("P" + fd->getName()).str()))
+               .empty())
+        found = fd->getNameAsString();
+      return found.empty();
+    }
+  } f(ctx);
+  f.TraverseDecl(ctx.getTranslationUnitDecl());
+  return f.found;
+}
 } // namespace
 
 Analysis analyze(ASTContext &ctx, const Preprocessor *pp, const UnexpandedMacroArgs *unexpanded,
@@ -501,6 +522,7 @@ Analysis analyze(ASTContext &ctx, const Preprocessor *pp, const UnexpandedMacroA
   Collector col;
   col.TraverseDecl(ctx.getTranslationUnitDecl());
 
+  const std::string ownMpi = firstDefinedMpiFunction(ctx);
   FileScopeTypes files(ctx, wholeProgram); // also every function's flow, built once
   CallSiteValues calls(ctx, files);
   SendDeferral deferral(ctx);
@@ -513,6 +535,16 @@ Analysis analyze(ASTContext &ctx, const Preprocessor *pp, const UnexpandedMacroA
       continue;
     SourceLocation calleeLoc = sm.getFileLoc(call->getCallee()->getExprLoc());
     const CommCallSpec *spec = findCommCall(name);
+    // The program's own MPI_X (a profiling wrapper that counts or times calls, then calls
+    // PMPI_X): a tempi_X call would go around it, and a request tempi_Isend returns would be
+    // completed by the program's MPI_Wait, which calls PMPI_Wait past libtempi's.
+    if (!ownMpi.empty()) {
+      if (spec && sm.isInMainFile(calleeLoc))
+        out.remarks.push_back({call->getBeginLoc(),
+                               name + " is left unchanged: this file defines '" + ownMpi +
+                                   "' itself (a wrapper that TEMPI's calls would bypass)"});
+      continue;
+    }
     if (!spec) {
       if (const UnrewrittenCallSpec *u = findUnrewrittenCall(name); u && sm.isInMainFile(calleeLoc))
         if (std::string t = firstDerivedDatatype(call, *u, ctx); !t.empty())

@@ -310,6 +310,14 @@ struct SendDeferral::Impl {
     std::string at = " on " + where(loc);
     if (isGlobalC(fd)) {
       std::string_view n = fd->getName();
+      // The program's own MPI_X (a profiling wrapper that calls PMPI_X): libtempi never sees
+      // the call, so it flushes nothing.
+      if (const FunctionDecl *def = nullptr;
+          n.rfind("MPI_", 0) == 0 && fd->hasBody(def) &&
+          (isFlushingMpiCall(n) || listed(kNeutralMpi, n) || listed(kEnds, n)))
+        return barrier("'" + name + "', which this program defines itself, is called" + at +
+                           kBeforeFlush,
+                       loc);
       if (n.rfind("MPI_", 0) == 0 || n.rfind("PMPI_", 0) == 0) {
         if (isFlushingMpiCall(n))
           return {Effect::Flush, name + at, loc};
