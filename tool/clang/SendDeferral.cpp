@@ -281,6 +281,15 @@ struct SendDeferral::Impl {
         return barrier("a coroutine suspends on " + where(loc) + kBeforeFlush, loc);
       if (isa<ObjCMessageExpr>(s))
         return barrier("an Objective-C message on " + where(loc) + " comes" + kBeforeFlush, loc);
+      // Another thread's progress: a loop spinning on an atomic or volatile flag that a thread
+      // sets once the peer's message arrives never ends if that message waits for this flush
+      // (the loops the walk crosses are otherwise assumed to end).
+      if (isa<AtomicExpr>(s))
+        return barrier("an atomic operation on " + where(loc) + " comes" + kBeforeFlush, loc);
+      if (const auto *ice = dyn_cast<ImplicitCastExpr>(s);
+          ice && ice->getCastKind() == CK_LValueToRValue &&
+          ice->getSubExpr()->getType().isVolatileQualified())
+        return barrier("a volatile read on " + where(loc) + " comes" + kBeforeFlush, loc);
       return {};
     }
     if (auto cf = el.getAs<CFGCleanupFunction>()) {
@@ -444,6 +453,18 @@ struct SendDeferral::Impl {
     return barrier("the function returns on " + where(loc) + " first", loc);
   }
 
+  /// The OpenMP directive around `s` in `g`'s function (else a captured region), if any.
+  const Stmt *enclosingOmpRegion(const FnGraph &g, const Stmt *s) const {
+    const Stmt *captured = nullptr;
+    for (const Stmt *p = g.parents->getParent(s); p; p = g.parents->getParent(p)) {
+      if (isa<OMPExecutableDirective>(p))
+        return p;
+      if (!captured && isa<CapturedStmt>(p))
+        captured = p;
+    }
+    return captured;
+  }
+
   /// Breadth-first over the CFG from element `start` of `from`: a path stops at its first flush
   /// or end; a barrier or the function's exit on any path fails the walk. A barrier is the reason
   /// given in preference to a return (it says more about what to change).
@@ -458,6 +479,19 @@ struct SendDeferral::Impl {
       for (unsigned k = first; k < b->size() && !stopped; ++k) {
         Event e = classify((*b)[k], depth);
         w.height = std::max(w.height, e.height);
+        // A flush or an end inside an OpenMP region may run on another thread, and the runtime
+        // flushes per thread: the send would wait forever (`#pragma omp masked filter(1)`
+        // around the MPI_Waitall). Regions of neutral code are crossed.
+        if (e.effect == Effect::Flush || e.effect == Effect::End)
+          if (auto cs = (*b)[k].getAs<CFGStmt>())
+            if (const Stmt *region = enclosingOmpRegion(g, cs->getStmt())) {
+              w.ok = false;
+              w.barrier = barrier(e.what + " is inside the OpenMP region on " +
+                                      where(region->getBeginLoc()) +
+                                      ", which may run it on another thread",
+                                  e.loc);
+              return w;
+            }
         switch (e.effect) {
         case Effect::None:
         case Effect::Neutral:
