@@ -6,8 +6,9 @@
  * byte over the whole buffer including the gaps, and status for status (count, elements, source,
  * tag): blocking, nonblocking in one Waitall with a plain host request, persistent, a short
  * message ending inside an element, truncation, MPI_Pack/MPI_Unpack against PMPI_Pack/PMPI_Unpack,
- * Sendrecv_replace and Alltoallw. Then Cancel, Request_free of a pending device receive (data
- * checked after MPI_Finalize), and that libtempi released every staging buffer at MPI_Finalize.
+ * Sendrecv_replace and Alltoallw; MPI_Request_get_status polling a device receive. Then Cancel,
+ * Request_free of a pending device receive (data checked after MPI_Finalize), and that libtempi
+ * released every staging buffer at MPI_Finalize.
  * The fake device memory faults if a device pointer reaches the MPI.
  *
  *   runtime_device_paths kernels|mirror|gpu (kernels: the type cache planned and kernels ran;
@@ -411,6 +412,42 @@ static void persistentAndFree(MPI_Datatype vec) {
   freeBuf(&expect); freeBuf(&s); freeBuf(&r); freeBuf(&ref);
 }
 
+/* MPI_Request_get_status polling a device receive (one-shot, then a persistent one run twice):
+ * once it reports completion the data must be in the buffer, before any Wait; the Wait that
+ * follows reports the same status. Reference: the same message into host memory. */
+static void getStatusPolls(MPI_Datatype vec) {
+  const int peer = rank ^ 1;
+  if (peer >= size) return;
+  Buf r = makeBuf(vec, 2), ref = makeBuf(vec, 2), s = makeBuf(vec, 2);
+  MPI_Request persistent;
+  MPI_Recv_init(dp(&r), 2, vec, peer, 502, MPI_COMM_WORLD, &persistent);
+  for (int round = 0; round < 3; ++round) {
+    const int tag = round == 0 ? 501 : 502;
+    fill(&s, rank * 7 + round);
+    fill(&r, 40 + round);
+    memcpy(ref.host, r.host, r.bytes);
+    MPI_Request req = persistent;
+    if (round == 0)
+      MPI_Irecv(dp(&r), 2, vec, peer, tag, MPI_COMM_WORLD, &req);
+    else
+      MPI_Start(&persistent);
+    MPI_Send(hp(&s), 2, vec, peer, tag, MPI_COMM_WORLD);
+    MPI_Sendrecv(hp(&s), 2, vec, peer, 503, hp(&ref), 2, vec, peer, 503, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+    int flag = 0;
+    MPI_Status polled, waited;
+    while (!flag) MPI_Request_get_status(req, &flag, &polled);
+    fake_device_memcpy(r.host, r.dev, r.bytes);
+    CHECK(!memcmp(r.host, ref.host, r.bytes), "data in place when get_status reports it (round %d)",
+          round);
+    MPI_Wait(&req, &waited);
+    statusEq("get_status then wait", &polled, &waited, vec);
+    CHECK(round == 0 ? req == MPI_REQUEST_NULL : req == persistent, "request after wait");
+  }
+  MPI_Request_free(&persistent);
+  freeBuf(&r); freeBuf(&ref); freeBuf(&s);
+}
+
 /* Commit/free cycles with the type cache active: a reused handle must not serve a stale plan.
  * Each round sends a differently shaped type from device memory and compares with host. */
 static void typeCycles(void) {
@@ -584,6 +621,7 @@ int main(int argc, char **argv) {
     requestFamilies();
     staticPlans(all[0]);
     persistentAndFree(all[0]);
+    getStatusPolls(all[0]);
     typeCycles();
     moreCollectives(all[1]);
     /* Cancel a device receive: nothing moves. */

@@ -1,6 +1,7 @@
 /// \file
-/// Request interposers (Wait, Test families, Start, Startall, Request_free, Cancel): all forward
-/// to the request table (Requests.h), which is the plain PMPI call when no TEMPI request exists.
+/// Request interposers (Wait, Test families, Request_get_status, Start, Startall, Request_free,
+/// Cancel): all forward to the request table (Requests.h), which is the plain PMPI call when no
+/// TEMPI request exists.
 #include "DeferredSends.h"
 #include "Requests.h"
 
@@ -35,6 +36,9 @@ int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
                  int array_of_indices[], MPI_Status array_of_statuses[]) {
   return tempi::requests::testsome(incount, array_of_requests, outcount, array_of_indices,
                                    array_of_statuses);
+}
+int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status) {
+  return tempi::requests::requestGetStatus(request, flag, status);
 }
 int MPI_Start(MPI_Request *request) { return tempi::requests::start(request); }
 int MPI_Startall(int count, MPI_Request array_of_requests[]) {

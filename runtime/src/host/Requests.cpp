@@ -430,8 +430,44 @@ static tempi_result beforeStart(MPI_Request request, Batch &sends, MPI_Comm *com
   }
   *comm = op->comm;
   tempi_result r = op->isRecv ? prepareRecv(op->wire) : enqueuePack(op->wire, sends);
-  if (r == TEMPI_SUCCESS) op->active = true;
+  if (r == TEMPI_SUCCESS) {
+    op->active = true;
+    op->arrivedBytes = -1; // a previous run's delivery by requestGetStatus
+  }
   return r;
+}
+
+int requestGetStatus(MPI_Request request, int *flag, MPI_Status *status) {
+  TEMPI_FLUSH_DEFERRED(); // a deferred send completes only once started
+  if (!any()) return PMPI_Request_get_status(request, flag, status);
+  MPI_Status local;
+  MPI_Status *st = cleared(status == MPI_STATUS_IGNORE ? &local : status);
+  const int rc = PMPI_Request_get_status(request, flag, st);
+  if (rc != MPI_SUCCESS || !*flag || request == MPI_REQUEST_NULL) return rc;
+  PendingOp *op = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (std::unique_ptr<PendingOp> *found = table.find(handleKey(request))) op = found->get();
+  }
+  // The MPI completed a staging receive: the program may read its buffer now, so the unpack
+  // runs now (the request stays, as MPI_Request_get_status leaves it). Its Wait/Test then
+  // reports the delivered count, as for a receive finished at registration (add()). A wire
+  // whose status may lack the count is finished at its Wait/Test only.
+  if (!op || !op->active || !op->isRecv || op->failed != TEMPI_SUCCESS ||
+      op->arrivedBytes >= 0 || op->wire.countUnreliable)
+    return rc;
+  int cancelled = 0;
+  PMPI_Test_cancelled(st, &cancelled);
+  if (cancelled || !receiveDelivers(st->MPI_ERROR, *st, op->wire)) return rc;
+  const tempi_result r = finishRecv(op->wire, *st);
+  if (r != TEMPI_SUCCESS) {
+    op->failed = r;
+    return runtime::raise(op->comm, r, "completing a device-buffer receive");
+  }
+  MPI_Count delivered = 0;
+  PMPI_Get_elements_x(st, MPI_BYTE, &delivered);
+  op->arrivedBytes = delivered;
+  return rc;
 }
 
 int start(MPI_Request *request) {

@@ -64,6 +64,8 @@ int testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
 int testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status);
 int testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
              MPI_Status statuses[]);
+/// MPI_Request_get_status: a completed device receive is unpacked at once (the request stays).
+int requestGetStatus(MPI_Request request, int *flag, MPI_Status *status);
 int start(MPI_Request *request);
 int startall(int count, MPI_Request requests[]);
 int requestFree(MPI_Request *request);
