@@ -1,5 +1,5 @@
-// Calls tempi-rewrite never rewrites (collectives but the alltoallv/w forms, one-sided and file
-// I/O calls) get a remark under --explain when a datatype argument is a derived type, saying what
+// Calls tempi-rewrite never rewrites (collectives but the blocking alltoallv/w forms, MPI-4's
+// persistent collectives and partitioned calls, one-sided and file I/O calls) get a remark under --explain when a datatype argument is a derived type, saying what
 // libtempi does with them; with predefined types there is nothing to say.
 // RUN: cp %s %t.c
 // RUN: tempi-rewrite %t.c -- -I%mock_mpi > %t.out.c
@@ -29,5 +29,29 @@ void calls(double *a, double *b, MPI_Win win, MPI_File fh, int rank) {
   MPI_Allreduce(a, b, 16, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   MPI_Scatter(a, 16, MPI_DOUBLE, b, 16, MPI_DOUBLE, 0, MPI_COMM_WORLD);
   MPI_Type_free(&colres);
+  MPI_Type_free(&col);
+}
+
+// MPI-4's persistent collectives and partitioned calls, and the nonblocking alltoallv forms
+// (declared here: the mock header does not have them).
+typedef int MPI_Info;
+int MPI_Bcast_init(void *, int, MPI_Datatype, int, MPI_Comm, MPI_Info, MPI_Request *);
+int MPI_Psend_init(const void *, int, long long, MPI_Datatype, int, int, MPI_Comm, MPI_Info,
+                   MPI_Request *);
+int MPI_Ialltoallv(const void *, const int[], const int[], MPI_Datatype, void *, const int[],
+                   const int[], MPI_Datatype, MPI_Comm, MPI_Request *);
+
+void mpi4(double *a, double *b, MPI_Info info) {
+  MPI_Datatype col;
+  MPI_Request r[3];
+  int counts[4] = {1, 1, 1, 1}, displs[4] = {0, 1, 2, 3};
+  MPI_Type_vector(16, 1, 16, MPI_DOUBLE, &col);
+  MPI_Type_commit(&col);
+  MPI_Bcast_init(a, 1, col, 0, MPI_COMM_WORLD, info, &r[0]);
+  // REMARK: .c:[[@LINE-1]]:3: remark: MPI_Bcast_init is left unchanged: tempi-rewrite does not rewrite it (datatype 'col'); libtempi does not interpose it either, so a device buffer reaches the MPI as it is
+  MPI_Psend_init(a, 4, 1, col, 1, 0, MPI_COMM_WORLD, info, &r[1]);
+  // REMARK: .c:[[@LINE-1]]:3: remark: MPI_Psend_init is left unchanged: tempi-rewrite does not rewrite it (datatype 'col'); libtempi does not interpose it either, so a device buffer reaches the MPI as it is
+  MPI_Ialltoallv(a, counts, displs, col, b, counts, displs, MPI_DOUBLE, MPI_COMM_WORLD, &r[2]);
+  // REMARK: .c:[[@LINE-1]]:3: remark: MPI_Ialltoallv is left unchanged: tempi-rewrite does not rewrite it (datatype 'col'); libtempi serves a device buffer there through a host copy
   MPI_Type_free(&col);
 }

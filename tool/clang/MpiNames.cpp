@@ -204,6 +204,20 @@ std::vector<UnrewrittenCallSpec> makeUnrewrittenCalls() {
        "MPI_Ireduce_scatter", "MPI_Reduce_scatter_block", "MPI_Ireduce_scatter_block", "MPI_Scan",
        "MPI_Iscan", "MPI_Exscan", "MPI_Iexscan"},
       {3}, mirrored);
+  add({"MPI_Ialltoallv", "MPI_Ineighbor_alltoallv"}, {3, 7}, mirrored);
+  // MPI-4's persistent collectives and partitioned point-to-point.
+  add({"MPI_Bcast_init"}, {2}, notInterposed);
+  add({"MPI_Gather_init", "MPI_Scatter_init", "MPI_Allgather_init", "MPI_Alltoall_init",
+       "MPI_Neighbor_allgather_init", "MPI_Neighbor_alltoall_init"},
+      {2, 5}, notInterposed);
+  add({"MPI_Gatherv_init", "MPI_Allgatherv_init", "MPI_Neighbor_allgatherv_init"}, {2, 6},
+      notInterposed);
+  add({"MPI_Scatterv_init"}, {3, 6}, notInterposed);
+  add({"MPI_Reduce_init", "MPI_Allreduce_init", "MPI_Reduce_scatter_init",
+       "MPI_Reduce_scatter_block_init", "MPI_Scan_init", "MPI_Exscan_init"},
+      {3}, notInterposed);
+  add({"MPI_Alltoallv_init", "MPI_Neighbor_alltoallv_init"}, {3, 7}, notInterposed);
+  add({"MPI_Psend_init", "MPI_Precv_init"}, {3}, notInterposed);
   add({"MPI_Put", "MPI_Get", "MPI_Rput", "MPI_Rget", "MPI_Accumulate", "MPI_Raccumulate"}, {2, 6},
       notInterposed);
   add({"MPI_Get_accumulate", "MPI_Rget_accumulate"}, {2, 5, 9}, notInterposed);
