@@ -11,7 +11,9 @@
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/AST/RecordLayout.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
@@ -194,6 +196,8 @@ std::optional<Value> Evaluator::eval(const Expr *e, Point at, Unresolved &why, i
       return fail(why, "is not a compile-time constant", loc);
     return readVariable(vd, std::nullopt, at, loc, why, depth);
   }
+  if (const auto *me = dyn_cast<MemberExpr>(e))
+    return readLocalStructMember(me, why, depth);
   if (const auto *ase = dyn_cast<ArraySubscriptExpr>(e)) {
     const Expr *base = ase->getBase()->IgnoreParenImpCasts();
     std::optional<Value> idx = eval(ase->getIdx(), at, why, depth + 1);
@@ -374,6 +378,86 @@ Evaluator::LoopBinding::LoopBinding(Evaluator &ev, const VarEvent &e)
 }
 
 Evaluator::LoopBinding::~LoopBinding() { ev_.loopValues_ = std::move(saved_); }
+
+namespace {
+/// Every reference to one variable in a body.
+struct ReferenceFinder : RecursiveASTVisitor<ReferenceFinder> {
+  const VarDecl *var;
+  std::vector<const DeclRefExpr *> refs;
+  explicit ReferenceFinder(const VarDecl *v) : var(v) {}
+  bool VisitDeclRefExpr(DeclRefExpr *d) {
+    if (d->getDecl() == var)
+      refs.push_back(d);
+    return true;
+  }
+};
+} // namespace
+
+SourceLocation Evaluator::useOtherThanMemberRead(const VarDecl *vd) const {
+  const Stmt *body = flow_.function() ? flow_.function()->getBody() : nullptr;
+  if (!body)
+    return vd->getLocation();
+  ReferenceFinder f(vd);
+  f.TraverseStmt(const_cast<Stmt *>(body));
+  ParentMap pm(const_cast<Stmt *>(body));
+  for (const DeclRefExpr *d : f.refs) {
+    // `v.a.b` read as a value (or the whole struct read, `q = v`): up through the members and
+    // parentheses to an lvalue-to-rvalue conversion.
+    const Stmt *s = d;
+    const Stmt *p = pm.getParent(s);
+    while (p && (isa<ParenExpr>(p) || (isa<MemberExpr>(p) && !cast<MemberExpr>(p)->isArrow()))) {
+      s = p;
+      p = pm.getParent(p);
+    }
+    const auto *ice = dyn_cast_or_null<ImplicitCastExpr>(p);
+    if (!ice || ice->getCastKind() != CK_LValueToRValue)
+      return d->getBeginLoc();
+  }
+  return SourceLocation();
+}
+
+std::optional<Value> Evaluator::readLocalStructMember(const MemberExpr *me, Unresolved &why,
+                                                      int depth) {
+  SourceLocation loc = me->getBeginLoc();
+  const auto *d = dyn_cast<DeclRefExpr>(me->getBase()->IgnoreParenImpCasts());
+  const auto *vd = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+  const auto *field = dyn_cast<FieldDecl>(me->getMemberDecl());
+  if (me->isArrow() || !vd || !field || field->isBitField() || !vd->hasLocalStorage() ||
+      isa<ParmVarDecl>(vd) || vd->getType()->isReferenceType() ||
+      !field->getType()->isIntegerType())
+    return fail(why, "is not a compile-time constant", loc);
+  const std::string name = vd->getNameAsString() + "." + field->getNameAsString();
+  // A local struct initialized by a list (`struct grid g = {64, 32};`, designators too) and
+  // never written, nor its address taken, after: each member holds its initializer.
+  const auto *list = dyn_cast_or_null<InitListExpr>(vd->getInit() ? vd->getInit()->IgnoreImplicit()
+                                                                   : nullptr);
+  if (list && list->isSemanticForm() == false && list->getSemanticForm())
+    list = list->getSemanticForm();
+  if (!list || list->getNumInits() <= field->getFieldIndex() ||
+      field->getParent()->getCanonicalDecl() !=
+          vd->getType()->getAsRecordDecl()->getCanonicalDecl())
+    return fail(why, "depends on '" + name + "', which is not set by an initializer list", loc);
+  if (SourceLocation other = useOtherThanMemberRead(vd); other.isValid())
+    return fail(why,
+                "depends on '" + name + "', whose struct '" + vd->getNameAsString() +
+                    "' is written, or its address taken, on " +
+                    lineOf(other, ctx_.getSourceManager()),
+                other);
+  const DeclStmt *decl = nullptr;
+  for (const VarEvent *ev : flow_.eventsFor(vd, std::nullopt))
+    if (ev->kind == VarEvent::Init)
+      decl = dyn_cast_or_null<DeclStmt>(ev->stmt);
+  std::optional<Point> declAt = decl ? pointOf(decl) : std::nullopt;
+  if (!declAt)
+    return fail(why, "depends on '" + name + "', whose declaration the tool cannot place", loc);
+  const Expr *init = list->getInit(field->getFieldIndex());
+  if (isa<ImplicitValueInitExpr>(init))
+    return Value{0, nullptr};
+  std::optional<Value> v = eval(init, *declAt, why, depth + 1);
+  if (v && !v->base && !fitsType(v->k, field->getType(), ctx_))
+    return fail(why, "depends on '" + name + "', whose initializer does not fit its type", loc);
+  return v;
+}
 
 std::optional<Value> Evaluator::readVariable(const VarDecl *vd, std::optional<int64_t> element,
                                              Point at, SourceLocation useLoc, Unresolved &why,

@@ -143,6 +143,12 @@ private:
   std::optional<Value> readSlot(const clang::VarDecl *var, std::optional<int64_t> element,
                                 Point at, clang::SourceLocation useLoc, Unresolved &why,
                                 int depth);
+  /// Where the function writes `vd` or a member of it, takes an address, or uses it other than
+  /// as a value (`v.a` read); invalid if nowhere.
+  clang::SourceLocation useOtherThanMemberRead(const clang::VarDecl *vd) const;
+  /// `g.nx` of a local struct initialized by a list and never written or aliased after.
+  std::optional<Value> readLocalStructMember(const clang::MemberExpr *me, Unresolved &why,
+                                             int depth);
   std::optional<Value> readVariable(const clang::VarDecl *var, std::optional<int64_t> element,
                                     Point at, clang::SourceLocation useLoc, Unresolved &why,
                                     int depth);
