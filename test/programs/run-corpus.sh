@@ -25,7 +25,8 @@
 #      symbols of the tempi-cc executable.
 # Prints one line per program, then the remarks of everything left to the runtime.
 #
-# Environment: TEMPI_BUILD (build tree, default <repo>/build), MPICC, MPICXX, MPIEXEC,
+# Environment: TEMPI_BUILD (build tree, default <repo>/build), CORPUS_DIR (the folder of programs,
+# default this one: a folder of your own programs runs the same way), MPICC, MPICXX, MPIEXEC,
 # TEMPI_VERIFY_PLANS (for the tempi-cc runs, default 1; 0 turns the plan check off),
 # CORPUS_WORK (scratch folder, default a new /tmp/tempi-corpus.XXXXXX),
 # CORPUS_JOBS (programs built at once, default 2), CORPUS_TIMEOUT (seconds per run, default 120),
@@ -53,7 +54,7 @@ done
 mpi_flags=$("$mpicc" -show | tr ' ' '\n' | grep -E '^-I' | tr '\n' ' ')
 
 # ---- the list of programs ----
-CORPUS_ROOT=$here
+CORPUS_ROOT=$(cd "${CORPUS_DIR:-$here}" && pwd) || exit 2
 # shellcheck source=corpus-lib.sh
 . "$here/corpus-lib.sh"
 programs=()
@@ -62,6 +63,10 @@ if [ $# -gt 0 ]; then
 else
   mapfile -t programs < <(corpus_programs)
 fi
+for prog in "${programs[@]}"; do # a name, as corpus_programs lists them: file.c, file.cpp, folder/
+  [ -e "$CORPUS_ROOT/$prog" ] ||
+    { echo "run-corpus: no program $prog in $CORPUS_ROOT (give names, not paths; CORPUS_DIR sets the folder)" >&2; exit 2; }
+done
 
 # build_one NAME: builds the reference and the tempi-cc executables, writes NAME/build.status
 # (ok | fallback: --no-fallback failed but the plain tempi-cc build worked | tempibuild | refbuild).
@@ -192,7 +197,7 @@ echo "== remarks: datatypes left to the runtime / calls left unchanged =="
 for prog in "${programs[@]}"; do
   name=$(name_of "$prog")
   grep -E 'is left to the runtime|is left unchanged' "$work/$name/remarks.txt" 2>/dev/null \
-    | sed -E "s|^$here/||; s| remark:||; s| \[-Rtempi\]$||"
+    | sed -E "s|^$CORPUS_ROOT/||; s| remark:||; s| \[-Rtempi\]$||"
 done
 echo
 echo "== $pass passed, $fail failed; build $((t_built - t_start)) s, run $((t_end - t_built)) s, total $((t_end - t_start)) s; outputs in $work =="
