@@ -1,10 +1,11 @@
 /* Datatypes whose strides and counts come from MPI_Type_size and MPI_Type_get_extent of other
  * derived types, as codes compose a 3-D face from a 2-D one: planes of a column type one column
  * extent (plus a gap) apart, rows of a contiguous block two block extents apart, a particle
- * struct resized to its C size and strided by that extent, and a byte block as long as a
- * column's size. Each rank sends every type to its right neighbour into a buffer filled with -1;
- * the receiver checks the whole buffer against the MPI's own MPI_Pack/MPI_Unpack of the
- * neighbour's values with the same type, and the checksum is printed.
+ * struct resized to its C size and strided by that extent, a byte block as long as a column's
+ * size, and a column resized to one double strided by its true extent (MPI_Type_get_true_extent).
+ * Each rank sends every type to its right neighbour into a buffer filled with -1; the receiver
+ * checks the whole buffer against the MPI's own MPI_Pack/MPI_Unpack of the neighbour's values
+ * with the same type, and the checksum is printed.
  * NP: 3 */
 #include <mpi.h>
 #include <stddef.h>
@@ -111,6 +112,21 @@ int main(int argc, char **argv) {
                MPI_STATUS_IGNORE);
   errors += check(spaced, left, &sum);
 
+  /* A column resized to one double (its extent 8), two of them one true extent plus a double
+   * apart: the stride comes from MPI_Type_get_true_extent, which ignores the resize. */
+  MPI_Datatype colres, spread;
+  MPI_Aint tlb, textent;
+  MPI_Type_create_resized(column, 0, sizeof(double), &colres);
+  MPI_Type_get_true_extent(colres, &tlb, &textent);
+  MPI_Type_create_hvector(2, 1, tlb + textent + (MPI_Aint)sizeof(double), colres, &spread);
+  MPI_Type_commit(&spread);
+  fill(rank);
+  MPI_Sendrecv(send, 1, spread, right, 4, recv, 1, spread, left, 4, MPI_COMM_WORLD,
+               MPI_STATUS_IGNORE);
+  errors += check(spread, left, &sum);
+
+  MPI_Type_free(&spread);
+  MPI_Type_free(&colres);
   MPI_Type_free(&planes);
   MPI_Type_free(&rows);
   MPI_Type_free(&every_other);
@@ -124,7 +140,7 @@ int main(int argc, char **argv) {
   MPI_Reduce(&errors, &all, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
   MPI_Reduce(&sum, &total, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
   if (rank == 0)
-    printf("extent_queries: 4 types from derived sizes and extents, %d wrong elements, checksum "
+    printf("extent_queries: 5 types from derived sizes and extents, %d wrong elements, checksum "
            "%.1f\n",
            all, total);
   MPI_Finalize();

@@ -1,6 +1,6 @@
-// MPI_Type_size and MPI_Type_get_extent (and their _x forms) of a predefined datatype are
-// constants the tool knows (the predefined types' table the plans are made with), so sizes and
-// strides computed from them are proven: the idiom of resized column types. A derived type's size
+// MPI_Type_size, MPI_Type_get_extent and MPI_Type_get_true_extent (and their _x forms) of a
+// predefined datatype are constants the tool knows (the predefined types' table the plans are
+// made with), so sizes and strides computed from them are proven: the idiom of resized column types. A derived type's size
 // comes from its proven chain, and so do its lb and extent unless a struct inside pads them by the
 // MPI's own alignment rule (a resize above the struct fixes them); an unproven type refuses, and
 // so do queries nested too deeply (two statics built from each other's extents).
@@ -95,6 +95,31 @@ void derived_queries(char *buf, int n) {
   MPI_Type_commit(&by_unknown);
   MPI_Send(buf, 1, by_unknown, 1, 3, MPI_COMM_WORLD);
 }
+// MPI_Type_get_true_extent: the data's own bounds, proven for a struct too (no padding enters
+// them); a pair type's is not in the table, so it refuses.
+void true_extents(char *buf) {
+  MPI_Datatype col, colres, by_true, st, by_struct, by_pair;
+  MPI_Aint tlb, textent, slb, sextent, plb, pextent;
+  int bl[3] = {1, 1, 1};
+  MPI_Aint d[3] = {offsetof(struct particle, x), offsetof(struct particle, y),
+                   offsetof(struct particle, id)};
+  MPI_Datatype ty[3] = {MPI_DOUBLE, MPI_DOUBLE, MPI_INT};
+  MPI_Type_vector(4, 1, 8, MPI_DOUBLE, &col);
+  MPI_Type_create_resized(col, 0, 8, &colres);
+  MPI_Type_get_true_extent(colres, &tlb, &textent); // 0, 200 (its extent is 8)
+  MPI_Type_create_hvector(2, 1, textent + tlb, colres, &by_true);
+  MPI_Type_commit(&by_true);
+  MPI_Send(buf, 1, by_true, 1, 5, MPI_COMM_WORLD);
+  MPI_Type_create_struct(3, bl, d, ty, &st);
+  MPI_Type_get_true_extent(st, &slb, &sextent); // 0, 20 (its extent is padded to 24)
+  MPI_Type_contiguous((int)sextent, MPI_BYTE, &by_struct);
+  MPI_Type_commit(&by_struct);
+  MPI_Send(buf, 1, by_struct, 1, 6, MPI_COMM_WORLD);
+  MPI_Type_get_true_extent(MPI_DOUBLE_INT, &plb, &pextent);
+  MPI_Type_contiguous((int)pextent, MPI_BYTE, &by_pair);
+  MPI_Type_commit(&by_pair);
+  MPI_Send(buf, 1, by_pair, 1, 7, MPI_COMM_WORLD);
+}
 // Two statics each built from the other's extent: the queries nest until the bound refuses.
 static MPI_Datatype cyc_a, cyc_b;
 static void build_a(void) {
@@ -131,11 +156,18 @@ void cycle(char *buf) {
 // REMARK: remark: rewritten: MPI_Send -> tempi_Send: 'by_fixed' holds hvector(3, 1, 48, resized(0, 24, struct(3, [1, 1, 1], [0, 8, 16], [MPI_DOUBLE, MPI_DOUBLE, MPI_INT])))
 // REMARK: remark: rewritten: MPI_Send -> tempi_Send: 'by_size' holds contiguous(32, MPI_BYTE)
 // REMARK: remark: datatype 'by_unknown' of MPI_Send is left to the runtime: stride depends on 'uextent', which MPI_Type_get_extent sets from a datatype the tool cannot prove: count depends on 'n', a parameter of 'derived_queries'
+// REMARK: remark: rewritten: MPI_Send -> tempi_Send: 'by_true' holds hvector(2, 1, 200, resized(0, 8, vector(4, 1, 8, MPI_DOUBLE)))
+// REMARK: remark: rewritten: MPI_Send -> tempi_Send: 'by_struct' holds contiguous(20, MPI_BYTE)
+// REMARK: remark: datatype 'by_pair' of MPI_Send is left to the runtime: count depends on 'pextent', which MPI_Type_get_true_extent sets from the pair type MPI_DOUBLE_INT (its true extent is not tabled)
 // CHECK-LABEL: void derived_queries(char *buf, int n) {
 // CHECK: {{^}}  MPI_Send(buf, 1, padded, 1, 0, MPI_COMM_WORLD);
 // CHECK: {{^}}  tempi_Send(buf, 1, by_fixed, 1, 1, MPI_COMM_WORLD, &tempi_gen_plan_{{[0-9a-f]+}});
 // CHECK: {{^}}  tempi_Send(buf, 1, by_size, 1, 2, MPI_COMM_WORLD, &tempi_gen_plan_{{[0-9a-f]+}});
 // CHECK: {{^}}  MPI_Send(buf, 1, by_unknown, 1, 3, MPI_COMM_WORLD);
+// CHECK-LABEL: void true_extents(char *buf) {
+// CHECK: {{^}}  tempi_Send(buf, 1, by_true, 1, 5, MPI_COMM_WORLD, &tempi_gen_plan_{{[0-9a-f]+}});
+// CHECK: {{^}}  tempi_Send(buf, 1, by_struct, 1, 6, MPI_COMM_WORLD, &tempi_gen_plan_{{[0-9a-f]+}});
+// CHECK: {{^}}  MPI_Send(buf, 1, by_pair, 1, 7, MPI_COMM_WORLD);
 // CHECK-LABEL: void cycle(char *buf) {
 // CHECK: {{^}}  MPI_Send(buf, 1, cyc_a, 1, 4, MPI_COMM_WORLD);
 // REMARK: remark: datatype 'cyc_a' of MPI_Send is left to the runtime: 'cyc_a' is built on line {{[0-9]+}}: count depends on 'ext', which MPI_Type_get_extent sets from a datatype the tool cannot prove: 'cyc_b' is built on line

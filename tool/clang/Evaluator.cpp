@@ -707,8 +707,19 @@ std::optional<Value> Evaluator::readSlot(const VarDecl *vd, std::optional<int64_
       if (const NamedTypeInfo *t = findNamedType(s)) {
         switch (static_cast<TypeQueryField>(e.opcode)) {
         case TypeQueryField::Size: return Value{t->size, nullptr};
-        case TypeQueryField::Lb: return Value{0, nullptr};
+        case TypeQueryField::Lb:
+        case TypeQueryField::TrueLb: return Value{0, nullptr};
         case TypeQueryField::Extent: return Value{t->extent, nullptr};
+        case TypeQueryField::TrueExtent:
+          // A pair type's (MPI_DOUBLE_INT) true extent is the span of its two members, which the
+          // table does not hold: only a type whose data fills its extent is answered.
+          if (t->size == t->extent)
+            return Value{t->size, nullptr};
+          return fail(why,
+                      "depends on '" + name + "', which " +
+                          e.call->getDirectCallee()->getNameAsString() +
+                          " sets from the pair type " + s + " (its true extent is not tabled)",
+                      e.loc);
         }
       }
     return queriedLayout(*def->event, name, def->at, why);
@@ -775,6 +786,11 @@ std::optional<Value> Evaluator::queriedLayout(const VarEvent &e, const std::stri
                   e.loc);
     return Value{l.size, nullptr};
   }
+  // True bounds span the data alone, so no MPI's padding rule enters them.
+  if (field == TypeQueryField::TrueLb)
+    return Value{l.trueLb, nullptr};
+  if (field == TypeQueryField::TrueExtent)
+    return Value{l.trueExtent, nullptr};
   if (!portableBounds(*t))
     return fail(why,
                 prefix + "a struct datatype, whose extent each MPI pads by its own alignment "

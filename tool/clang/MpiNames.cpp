@@ -170,6 +170,9 @@ const TypeQuerySpec *findTypeQuery(std::string_view name) {
       {"MPI_Type_get_extent", {F::Lb, F::Extent}},
       {"MPI_Type_get_extent_x", {F::Lb, F::Extent}},
       {"MPI_Type_get_extent_c", {F::Lb, F::Extent}},
+      {"MPI_Type_get_true_extent", {F::TrueLb, F::TrueExtent}},
+      {"MPI_Type_get_true_extent_x", {F::TrueLb, F::TrueExtent}},
+      {"MPI_Type_get_true_extent_c", {F::TrueLb, F::TrueExtent}},
   };
   if (name.substr(0, 9) != "MPI_Type_")
     return nullptr;

@@ -71,10 +71,11 @@ const CommCallSpec *findCommCall(std::string_view name);
 const std::vector<CommCallSpec> &allCommCalls();
 
 /// What an output argument of a datatype query receives.
-enum class TypeQueryField { Size, Lb, Extent };
+enum class TypeQueryField { Size, Lb, Extent, TrueLb, TrueExtent };
 
 /// A query whose outputs are constants for a predefined datatype: MPI_Type_size(type, &size),
-/// MPI_Type_get_extent(type, &lb, &extent), and their `_x` and `_c` forms. `outputs[k]` is what
+/// MPI_Type_get_extent(type, &lb, &extent), MPI_Type_get_true_extent(type, &lb, &extent), and
+/// their `_x` and `_c` forms. `outputs[k]` is what
 /// argument k + 1 receives; argument 0 is the datatype.
 struct TypeQuerySpec {
   const char *name;
