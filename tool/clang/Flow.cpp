@@ -81,15 +81,21 @@ const Stmt *skipUp(const ParentMap &pm, const Stmt *s, const Stmt *&child) {
 
 std::string directCalleeName(const CallExpr *c) {
   if (const FunctionDecl *fd = c->getDirectCallee())
-    if (fd->getIdentifier())
-      return fd->getName().str();
+    return fd->getIdentifier() ? fd->getName().str() : fd->getNameAsString(); // `operator()`
   return "";
 }
 
 int argumentIndex(const CallExpr *c, const Stmt *arg) {
+  // A member operator's call (a lambda's or functor's `f(x)`, a class's `a = b`) lists the
+  // object first: argument i is parameter i - 1, and the object is no parameter.
+  unsigned shift = 0;
+  if (const auto *op = dyn_cast<CXXOperatorCallExpr>(c))
+    if (const auto *m = dyn_cast_or_null<CXXMethodDecl>(op->getDirectCallee());
+        m && m->isImplicitObjectMemberFunction())
+      shift = 1;
   for (unsigned i = 0; i < c->getNumArgs(); ++i)
     if (c->getArg(i) == arg)
-      return static_cast<int>(i);
+      return i < shift ? -1 : static_cast<int>(i - shift);
   return -1;
 }
 
@@ -1065,6 +1071,37 @@ private:
     events_[vd].push_back(e);
   }
 
+  /// C++: whether the lvalue `e` (an assignment, `++x`, a comma or `?:` of lvalues, `s.*pm`)
+  /// is used as an object, not only for its value or discarded: assigned, its address taken,
+  /// bound to a reference, returned. Conservative: any use but a load or a discard counts.
+  bool resultUsedAsLvalue(const Expr *e) const {
+    if (!e->isGLValue())
+      return false;
+    const Stmt *child = nullptr;
+    const Stmt *p = skipUp(pm_, e, child);
+    for (int guard = 0; guard < 64; ++guard) {
+      if (!p)
+        return false;
+      if (const auto *ice = dyn_cast<ImplicitCastExpr>(p))
+        return ice->getCastKind() != CK_LValueToRValue;
+      if (const auto *cast = dyn_cast<CastExpr>(p); cast && cast->getType()->isVoidType())
+        return false;
+      if (const auto *bo = dyn_cast<BinaryOperator>(p); bo && bo->getOpcode() == BO_Comma) {
+        if (bo->getLHS() == child)
+          return false;
+      } else if (const auto *co = dyn_cast<ConditionalOperator>(p)) {
+        if (co->getCond() == child)
+          return false;
+      } else if (isa<Expr>(p) || isa<DeclStmt, ReturnStmt>(p)) {
+        return true;
+      } else {
+        return false; // a statement of its own: discarded
+      }
+      p = skipUp(pm_, p, child);
+    }
+    return true;
+  }
+
   /// C++'s `c ? a : b` of two lvalues is an lvalue: `node` (a branch of the conditional `p`) is
   /// read when the conditional, through any nesting, is loaded. Assigned or bound to a reference
   /// it is not a read, and not a definition either (which variable it writes depends on `c`).
@@ -1190,6 +1227,10 @@ private:
         escape(vd, e, "is assigned as a whole");
         return;
       }
+      if (bo->isAssignmentOp() && bo->getLHS() == node && resultUsedAsLvalue(bo)) {
+        escape(vd, e, "is assigned in an expression whose result is used as an lvalue");
+        return;
+      }
       if (bo->isAssignmentOp() && bo->getLHS() == node) {
         e.kind = bo->getOpcode() == BO_Assign ? VarEvent::Assign : VarEvent::CompoundAssign;
         e.stmt = bo;
@@ -1198,10 +1239,28 @@ private:
         events_[vd].push_back(e);
         return;
       }
-      if (!bo->isAssignmentOp())
-        return; // comma, ...
+      if (bo->getOpcode() == BO_Comma && bo->getLHS() == node)
+        return; // its value is discarded
+      // C++: `(f(), x) = v` and `s.*pm = v` write through the operator's lvalue; loaded, it
+      // is a read.
+      if ((bo->getOpcode() == BO_Comma || bo->isPtrMemOp()) && !resultUsedAsLvalue(bo))
+        return;
+      if (bo->getOpcode() == BO_Comma) {
+        escape(vd, e, "is the value of a comma expression used as an lvalue");
+        return;
+      }
+      if (bo->isPtrMemOp()) {
+        escape(vd, e, "is reached through a pointer to member");
+        return;
+      }
+      escape(vd, e, "is an operand of '" + bo->getOpcodeStr().str() + "'");
+      return;
     }
     if (auto *uo = dyn_cast<UnaryOperator>(p)) {
+      if (uo->isIncrementDecrementOp() && resultUsedAsLvalue(uo)) {
+        escape(vd, e, "is incremented in an expression whose result is used as an lvalue");
+        return;
+      }
       if (uo->isIncrementDecrementOp()) {
         e.kind = VarEvent::IncDec;
         e.stmt = uo;
@@ -1595,6 +1654,7 @@ void FunctionFlow::classify(ASTContext &ctx) {
   Classifier c(ctx, *pm, events_, declStmts, bound(), tracked_,
                iteration_ ? &*iteration_ : nullptr, fn_->getBody(), recordOut_);
   c.TraverseStmt(fn_->getBody());
+  escapeAcrossTryStatements(*pm, declStmts);
   // An escape's statement: the innermost enclosing statement the CFG holds, or none (then the
   // escape refuses every use of the variable, as one whose place is unknown must).
   for (auto &[vd, events] : events_)
@@ -1609,6 +1669,52 @@ void FunctionFlow::classify(ASTContext &ctx) {
   if (iteration_) {
     parents_ = std::move(pm);
     accountForEarlierIterations(ctx, declStmts);
+  }
+}
+
+namespace {
+
+/// The try statement around `s` (reached from its try block or one of its handlers, `part`)
+/// whose part does not hold `decl`: a variable declared outside that part, written inside it.
+/// nullptr if every try statement around `s` has `decl` in the same part.
+const CXXTryStmt *tryStatementLeft(const ParentMap &pm, const Stmt *s, const DeclStmt *decl) {
+  const Stmt *child = s;
+  for (int guard = 0; child && guard < 256; ++guard) {
+    const Stmt *p = pm.getParent(child);
+    if (const auto *t = dyn_cast_or_null<CXXTryStmt>(p))
+      if (!decl || !isWithin(pm, decl, child))
+        return t;
+    child = p;
+  }
+  return nullptr;
+}
+
+} // namespace
+
+void FunctionFlow::escapeAcrossTryStatements(
+    const ParentMap &pm,
+    const std::map<const VarDecl *, const DeclStmt *> &declStmts) {
+  // Clang's CFG (without EH edges, and even with them for a throwing constructor or `new`)
+  // has no edge from a try block to its handlers: a definition there would look as if it
+  // dominated the code after the try statement, and a handler's writes would have no place.
+  // A variable declared outside a try block or handler and written inside it therefore
+  // escapes. One declared inside (the common `try { everything } catch ...` of a C++ main)
+  // only lives there, where the normal flow is the whole story.
+  for (auto &[vd, events] : events_) {
+    auto decl = declStmts.find(vd);
+    const DeclStmt *ds = decl == declStmts.end() ? nullptr : decl->second;
+    for (const VarEvent &e : events) {
+      const CXXTryStmt *t = e.stmt ? tryStatementLeft(pm, e.stmt, ds) : nullptr;
+      if (!t)
+        continue;
+      VarEvent esc;
+      esc.kind = VarEvent::Escape;
+      esc.loc = e.loc;
+      esc.what = "is written inside a try statement (whose exception paths the tool does not "
+                 "follow)";
+      events.assign(1, esc);
+      break;
+    }
   }
 }
 

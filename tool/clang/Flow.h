@@ -183,6 +183,10 @@ private:
   Unresolved severalDefinitions(const std::vector<const VarEvent *> &reaching,
                                 const std::vector<Placed> &defs) const;
   void classify(clang::ASTContext &ctx);
+  /// A variable written inside a try block or handler it is not declared in escapes.
+  void escapeAcrossTryStatements(const clang::ParentMap &pm,
+                                 const std::map<const clang::VarDecl *,
+                                                const clang::DeclStmt *> &declStmts);
   /// An iteration flow's writes, inside the loop's body, of an array declared outside it through
   /// an index that depends on the loop's variable (VarEvent::iterationIndex) stand for every
   /// earlier iteration's too: a constructor's output gets one definition per earlier iteration
@@ -268,13 +272,14 @@ std::string memberAddressEscape(const clang::MemberExpr *me, clang::ASTContext &
 /// follows it).
 bool isHelperDatatypeOutput(const clang::CallExpr *call, unsigned i);
 
-/// Whether argument i of the call goes to a pointer-to-const parameter (read, never written).
+/// Whether parameter i of the call (argumentIndex) is a pointer to const (read, never written).
 bool paramIsConstPointer(const clang::CallExpr *c, int i);
 
-/// The name of a call's direct callee ("" for an indirect call or an operator).
+/// The name of a call's direct callee ("operator()" for an operator; "" for an indirect call).
 std::string directCalleeName(const clang::CallExpr *c);
 
-/// The index of `arg` among the call's arguments, or -1.
+/// The index of the parameter `arg` is passed to, or -1 (not an argument, or the object of a
+/// member operator's call, which lists it as argument 0).
 int argumentIndex(const clang::CallExpr *c, const clang::Stmt *arg);
 
 /// Whether a type is spelled MPI_Datatype (through any typedefs of it).
