@@ -3,6 +3,7 @@
 /// the datatype arguments of communication calls, canonicalizes them with passes/ and merges the
 /// instances of one call site. See Analysis.h.
 #include "tool/clang/Analysis.h"
+#include "tool/clang/MacroDivergence.h"
 
 #include "tool/clang/CallSiteValues.h"
 #include "tool/clang/DatatypeResolver.h"
@@ -511,8 +512,29 @@ std::string firstDefinedMpiFunction(ASTContext &ctx) {
 }
 } // namespace
 
+/// The first dependence on a predefined macro the compiler and the tool disagree on, outside
+/// the folder of the MPI header that declares `call`'s callee (the MPI's own headers test the
+/// compiler, not the program's layout), as a remark's reason; none if there is none.
+static std::optional<std::string> divergentMacroUse(const MacroDivergence &macros, const CallExpr *call,
+                                             const SourceManager &sm) {
+  const FunctionDecl *decl = call->getDirectCallee();
+  const StringRef mpiDir =
+      decl ? llvm::sys::path::parent_path(sm.getFilename(sm.getFileLoc(decl->getLocation())))
+           : StringRef();
+  for (const MacroDivergence::Use &u : macros.uses()) {
+    const StringRef file = sm.getFilename(u.loc);
+    if (!mpiDir.empty() && llvm::sys::path::parent_path(file) == mpiDir)
+      continue;
+    PresumedLoc p = sm.getPresumedLoc(u.loc);
+    return std::string(llvm::sys::path::filename(file)) + ":" +
+           std::to_string(p.isValid() ? p.getLine() : 0) + " " + u.what +
+           ", so this file may lay out its data otherwise in the compiler than in the tool";
+  }
+  return std::nullopt;
+}
+
 Analysis analyze(ASTContext &ctx, const Preprocessor *pp, const UnexpandedMacroArgs *unexpanded,
-                 bool wholeProgram) {
+                 bool wholeProgram, const MacroDivergence *macros) {
   Analysis out;
   // The MPI header's MPI_VERSION. Unknown without a preprocessor, or when it is not one number:
   // then the large-count calls are rewritten (a header that declares them is an MPI-4 one).
@@ -544,6 +566,12 @@ Analysis analyze(ASTContext &ctx, const Preprocessor *pp, const UnexpandedMacroA
                                name + " is left unchanged: this file defines '" + ownMpi +
                                    "' itself (a wrapper that TEMPI's calls would bypass)"});
       continue;
+    }
+    if (spec && macros && sm.isInMainFile(calleeLoc)) {
+      if (std::optional<std::string> why = divergentMacroUse(*macros, call, sm)) {
+        out.remarks.push_back({call->getBeginLoc(), name + " is left unchanged: " + *why});
+        continue;
+      }
     }
     if (!spec) {
       if (const UnrewrittenCallSpec *u = findUnrewrittenCall(name); u && sm.isInMainFile(calleeLoc))

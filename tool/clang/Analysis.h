@@ -172,8 +172,13 @@ private:
 /// With `unexpanded`, a call spelled in a macro argument that the macro stringifies or pastes
 /// is left unchanged (with a remark). `wholeProgram`: the file is the whole program, so a global
 /// datatype of external linkage is proven like a static one (FileScopeTypes).
+/// With `macros`, a file whose text depends on a predefined macro the compiler and the tool's
+/// Clang disagree on (outside system headers and the MPI's own) rewrites nothing (remarks say
+/// where).
+class MacroDivergence;
 Analysis analyze(clang::ASTContext &ctx, const clang::Preprocessor *pp = nullptr,
-                 const UnexpandedMacroArgs *unexpanded = nullptr, bool wholeProgram = false);
+                 const UnexpandedMacroArgs *unexpanded = nullptr, bool wholeProgram = false,
+                 const MacroDivergence *macros = nullptr);
 
 /// The MPI header's MPI_VERSION, kMpiVersionUndefined, or kMpiVersionUnknown (not one number).
 constexpr long kMpiVersionUndefined = -1;

@@ -2,6 +2,7 @@
 /// RewriteAction: analysis, remarks, Transformer edits and plan insertion for one translation
 /// unit (see RewriteAction.h), and the driver's argument adjusters.
 #include "tool/clang/RewriteAction.h"
+#include "tool/clang/MacroDivergence.h"
 
 #include "tool/clang/Analysis.h"
 #include "tool/clang/RewriteRules.h"
@@ -141,9 +142,10 @@ size_t endOfIncludeLine(StringRef text, size_t pos) {
 class RewriteConsumer : public ASTConsumer {
 public:
   RewriteConsumer(RewriteOptions opts, RewriteResult &result, const Preprocessor &pp,
-                  std::string spelledName, const UnexpandedMacroArgs *unexpanded)
+                  std::string spelledName, const UnexpandedMacroArgs *unexpanded,
+                  const MacroDivergence *macros)
       : opts_(opts), result_(result), pp_(pp), spelledName_(std::move(spelledName)),
-        unexpanded_(unexpanded) {}
+        unexpanded_(unexpanded), macros_(macros) {}
 
   /// `#line N "F"` such that the next line of the file keeps its presumed line and file name
   /// (what __LINE__ and __FILE__ give there under the user's compiler): N and F are those of
@@ -195,7 +197,7 @@ public:
     SourceManager &sm = ctx.getSourceManager();
     FileID main = sm.getMainFileID();
     StringRef original = sm.getBufferData(main);
-    Analysis analysis = analyze(ctx, &pp_, unexpanded_, opts_.wholeProgram);
+    Analysis analysis = analyze(ctx, &pp_, unexpanded_, opts_.wholeProgram, macros_);
     llvm::Expected<std::vector<SiteEdit>> edits = collectEdits(ctx, analysis);
     unsigned errId = diags.getCustomDiagID(DiagnosticsEngine::Error, "%0");
     if (!edits) {
@@ -289,6 +291,7 @@ private:
   const Preprocessor &pp_;
   std::string spelledName_;
   const UnexpandedMacroArgs *unexpanded_; ///< owned by the preprocessor
+  const MacroDivergence *macros_;         ///< owned by the preprocessor; null without the option
 };
 
 class RewriteFrontendAction : public ASTFrontendAction {
@@ -312,7 +315,14 @@ public:
     auto unexpanded = std::make_unique<UnexpandedMacroArgs>(ci.getSourceManager());
     const UnexpandedMacroArgs *uses = unexpanded.get();
     ci.getPreprocessor().addPPCallbacks(std::move(unexpanded));
-    return std::make_unique<RewriteConsumer>(opts_, r, ci.getPreprocessor(), spelled, uses);
+    const MacroDivergence *macros = nullptr;
+    if (opts_.compilerMacros) {
+      auto m = std::make_unique<MacroDivergence>(ci.getPreprocessor(), *opts_.compilerMacros);
+      macros = m.get();
+      ci.getPreprocessor().addPPCallbacks(std::move(m));
+    }
+    return std::make_unique<RewriteConsumer>(opts_, r, ci.getPreprocessor(), spelled, uses,
+                                             macros);
   }
 
 private:

@@ -11,6 +11,7 @@
 #include "clang/Tooling/Tooling.h"
 
 #include <map>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -25,6 +26,9 @@ struct RewriteOptions {
   /// __FILE__ in the tool's parse is absolute; the `#line` after the plans names the spelling
   /// given here instead, which is what __FILE__ is when the user's compiler gets the same name.
   std::vector<std::string> spelledSources;
+  /// The compiler's predefined macros (--compiler-macros: `cc <flags> -dM -E`): a file whose
+  /// text depends on one the tool's Clang defines otherwise is not rewritten (MacroDivergence).
+  std::optional<std::map<std::string, std::string>> compilerMacros;
 };
 
 /// What the action produced for one main file.

@@ -13,12 +13,14 @@
 /// could not be written.
 #include "tool/clang/OutputFile.h"
 #include "tool/clang/RewriteAction.h"
+#include "tool/clang/MacroDivergence.h"
 #include "tool/codegen/KernelGen.h"
 
 #include "clang/Tooling/CommonOptionsParser.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstring>
@@ -47,6 +49,12 @@ cl::opt<bool> wholeProgram(
 cl::opt<std::string> kernelsOut("kernels-out",
                                 cl::desc("Write the specialized kernels of the plans to <file.cu>"),
                                 cl::value_desc("file.cu"), cl::cat(category));
+
+cl::opt<std::string> compilerMacros(
+    "compiler-macros",
+    cl::desc("The compiler's predefined macros (`cc <flags> -dM -E -x c /dev/null`): a file that "
+             "depends on one the tool's Clang defines otherwise is left unchanged"),
+    cl::value_desc("file"), cl::cat(category));
 
 bool writeFile(const std::string &path, const std::string &text) {
   return tempi::frontend::writeOutputFile("tempi-rewrite", path,
@@ -95,6 +103,15 @@ int main(int argc, const char **argv) {
   opts.explain = explain || rtempi || remarkFlag;
   opts.spelledSources = sources;
   opts.wholeProgram = wholeProgram;
+  if (!compilerMacros.empty()) {
+    auto text = MemoryBuffer::getFile(compilerMacros);
+    if (!text) {
+      errs() << "tempi-rewrite: error: cannot read --compiler-macros file '" << compilerMacros
+             << "': " << text.getError().message() << "\n";
+      return kUsage;
+    }
+    opts.compilerMacros = tempi::frontend::parseMacroDefinitions((*text)->getBuffer().str());
+  }
   int rc = tool.run(tempi::frontend::newRewriteActionFactory(opts, results).get());
 
   // Results are keyed by absolute path.

@@ -40,6 +40,28 @@ bool changesLayout(std::string_view a) {
          a == "-mx32";
 }
 
+/// Options that change the compiler's predefined macros (`__AVX512F__`, `__FAST_MATH__`) or the
+/// size of `long double`: a source may size its arrays or pad its rows by them, so the tool must
+/// see what the compiler sees. (A macro the tool's Clang still defines otherwise than the
+/// compiler, `__GNUC__`, is caught by tempi-rewrite's --compiler-macros check.)
+bool changesTargetMacros(std::string_view a) {
+  if (startsWith(a, "-march=") || startsWith(a, "-mlong-double-"))
+    return true;
+  static constexpr std::string_view kIsa[] = {
+      "avx", "sse", "fma", "f16c", "bmi", "popcnt", "lzcnt", "aes", "pclmul", "sha", "amx",
+      "vaes", "vpclmulqdq", "gfni", "adx", "movbe", "rdrnd", "rdseed", "xsave", "mmx"};
+  if (startsWith(a, "-m")) {
+    std::string_view m = a.substr(2);
+    if (startsWith(m, "no-"))
+      m = m.substr(3);
+    for (std::string_view isa : kIsa)
+      if (startsWith(m, isa))
+        return true;
+  }
+  return a == "-ffast-math" || a == "-fno-fast-math" || a == "-ffinite-math-only" ||
+         a == "-fno-finite-math-only";
+}
+
 /// Single-argument options that change how a source is preprocessed or which language it is.
 bool isFrontEndJoined(std::string_view a) {
   if (a.size() > 2 && (startsWith(a, "-I") || startsWith(a, "-D") || startsWith(a, "-U")))
@@ -49,7 +71,7 @@ bool isFrontEndJoined(std::string_view a) {
          startsWith(a, "--sysroot=") || startsWith(a, "-isystem") || startsWith(a, "-iquote") ||
          startsWith(a, "-idirafter") || startsWith(a, "-funsigned-char") ||
          startsWith(a, "-fsigned-char") || startsWith(a, "-fno-signed-char") ||
-         startsWith(a, "-fno-unsigned-char") || changesLayout(a);
+         startsWith(a, "-fno-unsigned-char") || changesLayout(a) || changesTargetMacros(a);
 }
 
 bool isLinkOnlyJoined(std::string_view a) {

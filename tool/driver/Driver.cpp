@@ -8,6 +8,7 @@
 #include "tool/driver/RewriteCache.h"
 
 #include <algorithm>
+#include <map>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -112,6 +113,7 @@ private:
                                                 std::string &stdinPath) const;
   std::vector<std::string> mpiFrontEndFlags();
   std::vector<std::string> compilerHeaderFlags();
+  std::string compilerMacrosFile(const SourceState &s);
   std::vector<std::string> tempiLinkFlags(bool withCuda) const;
   bool inputsUseTempi(bool &withCuda) const;
   bool linksRuntimeAnyway() const;
@@ -127,6 +129,7 @@ private:
   std::string temp_;
   std::optional<std::vector<std::string>> mpiFlags_;
   std::optional<std::vector<std::string>> compilerHeaderFlags_;
+  std::map<bool, std::string> compilerMacros_; ///< per language (C++: true): the -dM listing's path
   std::string wrappedCompiler_; ///< the first word of the wrapper's -show (gcc, ...)
   bool fatal_ = false;
   bool lintWarned_ = false;
@@ -510,10 +513,51 @@ std::vector<std::string> Pipeline::languageFlags(const SourceState &s) const {
   return flags;
 }
 
+/// The wrapped compiler's predefined macros under the command's flags (`gcc <flags> -dM -E -x c
+/// /dev/null`), for tempi-rewrite's --compiler-macros: a source that tests one the tool's Clang
+/// defines otherwise (`#if __GNUC__ >= 5`) may lay out its data otherwise in the two, and is then
+/// left unchanged (tool/clang/MacroDivergence.h). Written once per language into the temporary
+/// folder; "" (no check) when the compiler cannot be found or run.
+std::string Pipeline::compilerMacrosFile(const SourceState &s) {
+  std::vector<std::string> flags = languageFlags(s);
+  bool cxx = cfg_.cxx || s.input.lang == SourceLang::Cxx;
+  for (size_t i = 0; i < flags.size(); ++i)
+    if (flags[i].rfind("-x", 0) == 0) {
+      const std::string v = flags[i] == "-x" && i + 1 < flags.size() ? flags[i + 1] : flags[i].substr(2);
+      cxx = v == "c++";
+    }
+  if (auto it = compilerMacros_.find(cxx); it != compilerMacros_.end())
+    return it->second;
+  std::string &path = compilerMacros_[cxx];
+  mpiFrontEndFlags(); // sets wrappedCompiler_
+  const std::string compiler = wrappedCompiler_.empty() ? "" : findProgram(wrappedCompiler_);
+  if (compiler.empty() || temp_.empty())
+    return path;
+  std::vector<std::string> argv = {compiler};
+  argv.insert(argv.end(), flags.begin(), flags.end());
+  for (const auto &f : mpiFrontEndFlags())
+    argv.push_back(f);
+  argv.insert(argv.end(), {"-dM", "-E", "-x", cxx ? "c++" : "c", "/dev/null"});
+  RunResult r = runProgram(argv, true, temp_);
+  if (r.exitCode != 0)
+    return path;
+  const std::string out = temp_ + (cxx ? "/compiler-macros-cxx.h" : "/compiler-macros-c.h");
+  if (FILE *f = std::fopen(out.c_str(), "w")) {
+    const bool ok = std::fwrite(r.output.data(), 1, r.output.size(), f) == r.output.size();
+    if (std::fclose(f) == 0 && ok)
+      path = out;
+  }
+  return path;
+}
+
 std::vector<std::string> Pipeline::rewriteArgv(const SourceState &s, bool withOutputs) {
   std::vector<std::string> argv = {cfg_.rewrite, s.original};
   if (withOutputs)
     argv.insert(argv.end(), {"-o", s.rewrittenPath, "--kernels-out=" + s.kernelSource});
+  // The cache key (withOutputs false) holds the listing's content, not its temporary path.
+  std::string listing;
+  if (const std::string macros = compilerMacrosFile(s); !macros.empty() && readFile(macros, listing))
+    argv.push_back(withOutputs ? "--compiler-macros=" + macros : "--compiler-macros-listing=" + listing);
   if (isWholeProgram(cl_))
     argv.push_back("--whole-program");
   argv.push_back("--");
