@@ -1114,7 +1114,14 @@ TypeExprPtr DatatypeResolver::fromConstructor(const CallExpr *call, const Constr
     }
     case ArgRole::Order: {
       bool found = false;
-      for (const std::string &s : ev_.spellings(arg)) {
+      // `const int order = MPI_ORDER_FORTRAN;` holds its initializer's spelling.
+      const Expr *spelled = arg;
+      if (const auto *d = dyn_cast<DeclRefExpr>(arg->IgnoreParenImpCasts()))
+        if (const auto *vd = dyn_cast<VarDecl>(d->getDecl());
+            vd && vd->getType().isConstQualified() && !vd->getType().isVolatileQualified() &&
+            vd->getInit() && !vd->getType()->isReferenceType())
+          spelled = vd->getInit();
+      for (const std::string &s : ev_.spellings(spelled)) {
         if (s == "MPI_ORDER_C" || s == "MPI_ORDER_FORTRAN") {
           order = s == "MPI_ORDER_C" ? Order::C : Order::Fortran;
           found = true;

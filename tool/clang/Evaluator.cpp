@@ -849,6 +849,16 @@ std::optional<int64_t> Evaluator::evalElement(const Expr *array, int64_t i, Poin
                                               Unresolved &why) {
   const Expr *a = array->IgnoreParenImpCasts();
   int64_t shift = 0;
+  if (const VarDecl *x = scalarAddressed(a)) {
+    // `&bl` for a one-element array (MPI_Type_create_struct(1, &bl, &disp, &type, ...)).
+    if (i != 0) {
+      why = {"reads element " + std::to_string(i) + " of '&" + x->getNameAsString() +
+                 "', the address of one variable",
+             a->getBeginLoc()};
+      return std::nullopt;
+    }
+    return evalInt(cast<UnaryOperator>(a)->getSubExpr(), at, why);
+  }
   if (const auto *uo = dyn_cast<UnaryOperator>(a); uo && uo->getOpcode() == UO_AddrOf) {
     if (const auto *ase = dyn_cast<ArraySubscriptExpr>(uo->getSubExpr()->IgnoreParens())) {
       std::optional<int64_t> j = evalInt(ase->getIdx(), at, why);
@@ -892,9 +902,30 @@ std::optional<int64_t> Evaluator::evalElement(const Expr *array, int64_t i, Poin
   return std::nullopt;
 }
 
+const VarDecl *Evaluator::scalarAddressed(const Expr *a) {
+  const auto *uo = dyn_cast<UnaryOperator>(a);
+  const auto *d = uo && uo->getOpcode() == UO_AddrOf
+                      ? dyn_cast<DeclRefExpr>(uo->getSubExpr()->IgnoreParens())
+                      : nullptr;
+  const auto *vd = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+  return vd && !vd->getType()->isArrayType() && !vd->getType()->isReferenceType() &&
+                 vd->hasLocalStorage() && !isa<ParmVarDecl>(vd)
+             ? vd
+             : nullptr;
+}
+
 std::optional<SlotDefinition> Evaluator::elementDefinition(const Expr *array, int64_t i,
                                                            Point at, Unresolved &why) {
   const Expr *a = array->IgnoreParenImpCasts();
+  if (const VarDecl *x = scalarAddressed(a)) {
+    if (i != 0) {
+      why = {"reads element " + std::to_string(i) + " of '&" + x->getNameAsString() +
+                 "', the address of one variable",
+             a->getBeginLoc()};
+      return std::nullopt;
+    }
+    return slotDefinition(x, std::nullopt, at, why);
+  }
   if (const auto *cl = dyn_cast<CompoundLiteralExpr>(a)) {
     if (const auto *il = dyn_cast<InitListExpr>(cl->getInitializer());
         il && i >= 0 && static_cast<uint64_t>(i) < il->getNumInits()) {

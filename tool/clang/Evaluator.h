@@ -71,6 +71,9 @@ public:
                                      Unresolved &why);
   /// The definition of element i of an array argument (for arrays of datatypes or of spelled
   /// constants).
+  /// `&x` of a local scalar (not an array, reference or parameter): x, else nullptr. MPI reads
+  /// it as a one-element array.
+  static const clang::VarDecl *scalarAddressed(const clang::Expr *a);
   std::optional<SlotDefinition> elementDefinition(const clang::Expr *array, int64_t i, Point at,
                                                   Unresolved &why);
   /// The definition of a local variable (or one of its elements) at a point.
