@@ -4,6 +4,7 @@
 #include "tool/clang/SendDeferral.h"
 
 #include "tool/clang/Flow.h"
+#include "tool/clang/MpiNames.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -97,6 +98,13 @@ constexpr std::string_view kBarrierBuiltins[] = {
 
 template <size_t N> bool listed(const std::string_view (&list)[N], std::string_view name) {
   return std::find(std::begin(list), std::end(list), name) != std::end(list);
+}
+
+/// Neutral MPI calls: the listed ones, and every datatype constructor and size or extent query
+/// (MpiNames): local, they never wait on a peer, and libtempi does not intercept them
+/// (MPI_Type_dup, which it does, is a flush and is matched first).
+bool isNeutralMpiCall(std::string_view name) {
+  return listed(kNeutralMpi, name) || findConstructor(name) || findTypeQuery(name);
 }
 
 std::string_view withoutLargeCount(std::string_view name) {
@@ -323,14 +331,14 @@ struct SendDeferral::Impl {
       // the call, so it flushes nothing.
       if (const FunctionDecl *def = nullptr;
           n.rfind("MPI_", 0) == 0 && fd->hasBody(def) &&
-          (isFlushingMpiCall(n) || listed(kNeutralMpi, n) || listed(kEnds, n)))
+          (isFlushingMpiCall(n) || isNeutralMpiCall(n) || listed(kEnds, n)))
         return barrier("'" + name + "', which this program defines itself, is called" + at +
                            kBeforeFlush,
                        loc);
       if (n.rfind("MPI_", 0) == 0 || n.rfind("PMPI_", 0) == 0) {
         if (isFlushingMpiCall(n))
           return {Effect::Flush, name + at, loc};
-        if (listed(kNeutralMpi, n))
+        if (isNeutralMpiCall(n))
           return {Effect::Neutral, "", loc};
         if (listed(kEnds, n))
           return {Effect::End, name + at, loc};
