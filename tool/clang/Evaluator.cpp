@@ -851,12 +851,8 @@ std::optional<int64_t> Evaluator::evalElement(const Expr *array, int64_t i, Poin
   int64_t shift = 0;
   if (const VarDecl *x = scalarAddressed(a)) {
     // `&bl` for a one-element array (MPI_Type_create_struct(1, &bl, &disp, &type, ...)).
-    if (i != 0) {
-      why = {"reads element " + std::to_string(i) + " of '&" + x->getNameAsString() +
-                 "', the address of one variable",
-             a->getBeginLoc()};
+    if (!onlyElementOf(x, i, a, why))
       return std::nullopt;
-    }
     return evalInt(cast<UnaryOperator>(a)->getSubExpr(), at, why);
   }
   if (const auto *uo = dyn_cast<UnaryOperator>(a); uo && uo->getOpcode() == UO_AddrOf) {
@@ -914,16 +910,21 @@ const VarDecl *Evaluator::scalarAddressed(const Expr *a) {
              : nullptr;
 }
 
+bool Evaluator::onlyElementOf(const VarDecl *x, int64_t i, const Expr *a, Unresolved &why) {
+  if (i == 0)
+    return true;
+  why = {"reads element " + std::to_string(i) + " of '&" + x->getNameAsString() +
+             "', the address of one variable",
+         a->getBeginLoc()};
+  return false;
+}
+
 std::optional<SlotDefinition> Evaluator::elementDefinition(const Expr *array, int64_t i,
                                                            Point at, Unresolved &why) {
   const Expr *a = array->IgnoreParenImpCasts();
   if (const VarDecl *x = scalarAddressed(a)) {
-    if (i != 0) {
-      why = {"reads element " + std::to_string(i) + " of '&" + x->getNameAsString() +
-                 "', the address of one variable",
-             a->getBeginLoc()};
+    if (!onlyElementOf(x, i, a, why))
       return std::nullopt;
-    }
     return slotDefinition(x, std::nullopt, at, why);
   }
   if (const auto *cl = dyn_cast<CompoundLiteralExpr>(a)) {

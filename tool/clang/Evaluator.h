@@ -74,6 +74,9 @@ public:
   /// `&x` of a local scalar (not an array, reference or parameter): x, else nullptr. MPI reads
   /// it as a one-element array.
   static const clang::VarDecl *scalarAddressed(const clang::Expr *a);
+  /// Whether element i of `&x` (the expression `a`) is x itself (i == 0); else why not.
+  static bool onlyElementOf(const clang::VarDecl *x, int64_t i, const clang::Expr *a,
+                            Unresolved &why);
   std::optional<SlotDefinition> elementDefinition(const clang::Expr *array, int64_t i, Point at,
                                                   Unresolved &why);
   /// The definition of a local variable (or one of its elements) at a point.
