@@ -20,7 +20,8 @@
 #      TEMPI_VERIFY_PLANS=1 (unless the environment sets it), so a static plan that does not
 #      describe its datatype aborts it (exit 70, the check's line shown in the verdict) even on
 #      host buffers, which the MPI packs itself;
-#   4. record what was rewritten: `tempi-rewrite --explain` remarks per source (rewritten call
+#   4. record what was rewritten: `tempi-rewrite --explain --compiler-macros` (the compiler's
+#      `-dM -E` listing, as tempi-cc passes it) remarks per source (rewritten call
 #      sites, datatype arguments left to the runtime, calls left unchanged) and the `U tempi_*`
 #      symbols of the tempi-cc executable.
 # Prints one line per program, then the remarks of everything left to the runtime.
@@ -118,9 +119,15 @@ build_one() {
   local xflag=""
   [ "$lang" = c++ ] && xflag="-x c++"
   : > "$d/remarks.txt"
+  # The compiler's predefined macros, as tempi-cc passes them (--compiler-macros), so the
+  # remarks count what the build rewrites.
+  local macros=$d/compiler-macros.h lx=c
+  [ "$lang" = c++ ] && lx=c++
+  # shellcheck disable=SC2086
+  (cd "$srcdir" && "$cc" $cflags -dM -E -x $lx /dev/null) > "$macros" 2>/dev/null || : > "$macros"
   for src in "${srcs[@]}"; do
     # shellcheck disable=SC2086
-    (cd "$srcdir" && "$rewrite" --explain ${onestep:+--whole-program} "$(basename "$src")" -o /dev/null -- $cflags $xflag $mpi_flags) >> "$d/remarks.txt" 2>&1
+    (cd "$srcdir" && "$rewrite" --explain ${onestep:+--whole-program} --compiler-macros="$macros" "$(basename "$src")" -o /dev/null -- $cflags $xflag $mpi_flags) >> "$d/remarks.txt" 2>&1
   done
 }
 
