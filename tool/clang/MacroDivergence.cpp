@@ -193,9 +193,12 @@ void MacroDivergence::Elifndef(SourceLocation loc, const Token &name, const Macr
 void MacroDivergence::scanCondition(SourceRange cond) {
   if (cond.isInvalid() || !compared_)
     return;
-  const CharSourceRange r = CharSourceRange::getCharRange(cond);
-  const std::string text =
-      Lexer::getSourceText(r, sm_, pp_.getLangOpts()).str();
+  // The range's end is its last token's start: the text runs to that token's end.
+  SourceLocation end = Lexer::getLocForEndOfToken(cond.getEnd(), 0, sm_, pp_.getLangOpts());
+  if (end.isInvalid())
+    end = cond.getEnd();
+  const CharSourceRange r = CharSourceRange::getCharRange(cond.getBegin(), end);
+  const std::string text = Lexer::getSourceText(r, sm_, pp_.getLangOpts()).str();
   for (size_t i = 0; i < text.size();) {
     if (std::isalpha(static_cast<unsigned char>(text[i])) || text[i] == '_') {
       size_t j = i;
