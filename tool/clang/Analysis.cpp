@@ -512,15 +512,19 @@ std::string firstDefinedMpiFunction(ASTContext &ctx) {
 }
 } // namespace
 
-/// The first dependence on a predefined macro the compiler and the tool disagree on, outside
-/// the folder of the MPI header that declares `call`'s callee (the MPI's own headers test the
-/// compiler, not the program's layout), as a remark's reason; none if there is none.
-static std::optional<std::string> divergentMacroUse(const MacroDivergence &macros, const CallExpr *call,
-                                             const SourceManager &sm) {
+/// The folder of the header that declares `call`'s callee (for an MPI function, the MPI's own
+/// headers), or "".
+static StringRef declaringHeaderDir(const CallExpr *call, const SourceManager &sm) {
   const FunctionDecl *decl = call->getDirectCallee();
-  const StringRef mpiDir =
-      decl ? llvm::sys::path::parent_path(sm.getFilename(sm.getFileLoc(decl->getLocation())))
-           : StringRef();
+  return decl ? llvm::sys::path::parent_path(sm.getFilename(sm.getFileLoc(decl->getLocation())))
+              : StringRef();
+}
+
+/// The first dependence on a predefined macro the compiler and the tool disagree on, outside
+/// the MPI's own headers (the folder `mpiDir`; they test the compiler, not the program's
+/// layout), as a remark's reason; none if there is none.
+static std::optional<std::string> divergentMacroUse(const MacroDivergence &macros,
+                                                    StringRef mpiDir, const SourceManager &sm) {
   for (const MacroDivergence::Use &u : macros.uses()) {
     const StringRef file = sm.getFilename(u.loc);
     if (!mpiDir.empty() && llvm::sys::path::parent_path(file) == mpiDir)
@@ -551,6 +555,7 @@ Analysis analyze(ASTContext &ctx, const Preprocessor *pp, const UnexpandedMacroA
   std::map<SourceLocation, size_t> siteAt;
   std::set<SourceLocation> headerCalls; // remarked once, however many instantiations
   std::set<size_t> calledTwice;          // sites of a passed name the macro body calls twice
+  std::optional<std::optional<std::string>> divergence; // divergentMacroUse, once computed
   for (auto [call, fn] : col.calls) {
     std::string name = directCalleeName(call);
     if (name.rfind("MPI_", 0) != 0)
@@ -568,8 +573,12 @@ Analysis analyze(ASTContext &ctx, const Preprocessor *pp, const UnexpandedMacroA
       continue;
     }
     if (spec && macros && sm.isInMainFile(calleeLoc)) {
-      if (std::optional<std::string> why = divergentMacroUse(*macros, call, sm)) {
-        out.remarks.push_back({call->getBeginLoc(), name + " is left unchanged: " + *why});
+      // One answer for the file, taken at its first communication call (the MPI's header
+      // folder is every MPI function's).
+      if (!divergence)
+        divergence = divergentMacroUse(*macros, declaringHeaderDir(call, sm), sm);
+      if (*divergence) {
+        out.remarks.push_back({call->getBeginLoc(), name + " is left unchanged: " + **divergence});
         continue;
       }
     }
@@ -586,10 +595,7 @@ Analysis analyze(ASTContext &ctx, const Preprocessor *pp, const UnexpandedMacroA
       // compiles, so the runtime serves the call; said, since nothing else shows it.
       // (Not the MPI's own headers, e.g. MPICH's C++ bindings in mpicxx.h: those lie in the
       // folder of the header that declares the MPI function.)
-      const FunctionDecl *decl = call->getDirectCallee();
-      const StringRef declDir =
-          decl ? llvm::sys::path::parent_path(sm.getFilename(sm.getFileLoc(decl->getLocation())))
-               : StringRef();
+      const StringRef declDir = declaringHeaderDir(call, sm);
       const StringRef callDir = llvm::sys::path::parent_path(sm.getFilename(calleeLoc));
       if (!sm.isInSystemHeader(calleeLoc) && callDir != declDir &&
           headerCalls.insert(calleeLoc).second)

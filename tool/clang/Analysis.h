@@ -166,6 +166,8 @@ private:
   std::vector<Use> uses_;
 };
 
+class MacroDivergence;
+
 /// Analyses every function body of the translation unit (template instantiations included).
 /// With the preprocessor, the `_c` large-count calls are left alone (with a remark) when the MPI
 /// header's MPI_VERSION is below 4 or undefined, since tempi.h then declares no tempi_X_c.
@@ -175,7 +177,6 @@ private:
 /// With `macros`, a file whose text depends on a predefined macro the compiler and the tool's
 /// Clang disagree on (outside system headers and the MPI's own) rewrites nothing (remarks say
 /// where).
-class MacroDivergence;
 Analysis analyze(clang::ASTContext &ctx, const clang::Preprocessor *pp = nullptr,
                  const UnexpandedMacroArgs *unexpanded = nullptr, bool wholeProgram = false,
                  const MacroDivergence *macros = nullptr);

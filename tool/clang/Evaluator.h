@@ -69,14 +69,14 @@ public:
   /// Element i of an array argument (a local array, a constant array, &a[j], a compound literal).
   std::optional<int64_t> evalElement(const clang::Expr *array, int64_t i, Point at,
                                      Unresolved &why);
-  /// The definition of element i of an array argument (for arrays of datatypes or of spelled
-  /// constants).
   /// `&x` of a local scalar (not an array, reference or parameter): x, else nullptr. MPI reads
   /// it as a one-element array.
   static const clang::VarDecl *scalarAddressed(const clang::Expr *a);
   /// Whether element i of `&x` (the expression `a`) is x itself (i == 0); else why not.
   static bool onlyElementOf(const clang::VarDecl *x, int64_t i, const clang::Expr *a,
                             Unresolved &why);
+  /// The definition of element i of an array argument (for arrays of datatypes or of spelled
+  /// constants).
   std::optional<SlotDefinition> elementDefinition(const clang::Expr *array, int64_t i, Point at,
                                                   Unresolved &why);
   /// The definition of a local variable (or one of its elements) at a point.

@@ -1674,19 +1674,17 @@ void FunctionFlow::classify(ASTContext &ctx) {
 
 namespace {
 
-/// The try statement around `s` (reached from its try block or one of its handlers, `part`)
-/// whose part does not hold `decl`: a variable declared outside that part, written inside it.
-/// nullptr if every try statement around `s` has `decl` in the same part.
-const CXXTryStmt *tryStatementLeft(const ParentMap &pm, const Stmt *s, const DeclStmt *decl) {
+/// Whether some try statement around `s` (reached from its try block or one of its handlers)
+/// does not hold `decl` in that same part: a variable declared outside it, written inside.
+bool insideTryPartWithout(const ParentMap &pm, const Stmt *s, const DeclStmt *decl) {
   const Stmt *child = s;
   for (int guard = 0; child && guard < 256; ++guard) {
     const Stmt *p = pm.getParent(child);
-    if (const auto *t = dyn_cast_or_null<CXXTryStmt>(p))
-      if (!decl || !isWithin(pm, decl, child))
-        return t;
+    if (isa_and_nonnull<CXXTryStmt>(p) && (!decl || !isWithin(pm, decl, child)))
+      return true;
     child = p;
   }
-  return nullptr;
+  return false;
 }
 
 } // namespace
@@ -1704,8 +1702,7 @@ void FunctionFlow::escapeAcrossTryStatements(
     auto decl = declStmts.find(vd);
     const DeclStmt *ds = decl == declStmts.end() ? nullptr : decl->second;
     for (const VarEvent &e : events) {
-      const CXXTryStmt *t = e.stmt ? tryStatementLeft(pm, e.stmt, ds) : nullptr;
-      if (!t)
+      if (!e.stmt || !insideTryPartWithout(pm, e.stmt, ds))
         continue;
       VarEvent esc;
       esc.kind = VarEvent::Escape;

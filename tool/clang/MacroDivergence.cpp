@@ -84,8 +84,10 @@ std::map<std::string, std::string> parseMacroDefinitions(const std::string &text
     if (j == i)
       continue;
     std::string name = line.substr(i, j - i);
-    if (j < line.size() && line[j] == '(') // a function-like macro: its body after the list
-      j = line.find(')', j) == std::string::npos ? line.size() : line.find(')', j) + 1;
+    if (j < line.size() && line[j] == '(') { // a function-like macro: its body after the list
+      const size_t close = line.find(')', j);
+      j = close == std::string::npos ? line.size() : close + 1;
+    }
     std::string value = j < line.size() ? line.substr(j) : "";
     const size_t b = value.find_first_not_of(" \t"), e = value.find_last_not_of(" \t\r");
     out[name] = b == std::string::npos ? "" : value.substr(b, e - b + 1);
@@ -147,9 +149,12 @@ void MacroDivergence::record(SourceLocation loc, std::string what) {
   uses_.push_back({loc, std::move(what)});
 }
 
-void MacroDivergence::testsDefined(const std::string &name, SourceLocation loc) {
-  if (auto d = definedness_.find(name); d != definedness_.end())
-    record(loc, "tests whether " + name + " is defined (" + d->second + ")");
+void MacroDivergence::testsDefined(const Token &name, SourceLocation loc) {
+  const IdentifierInfo *ii = name.getIdentifierInfo();
+  if (!ii)
+    return;
+  if (auto d = definedness_.find(ii->getName().str()); d != definedness_.end())
+    record(loc, "tests whether " + d->first + " is defined (" + d->second + ")");
 }
 
 void MacroDivergence::usesValue(const std::string &name, SourceLocation loc) {
@@ -166,32 +171,27 @@ void MacroDivergence::MacroExpands(const Token &name, const MacroDefinition &, S
 }
 
 void MacroDivergence::Defined(const Token &name, const MacroDefinition &, SourceRange range) {
-  if (const IdentifierInfo *ii = name.getIdentifierInfo())
-    testsDefined(ii->getName().str(), range.getBegin());
+  testsDefined(name, range.getBegin());
 }
 
 void MacroDivergence::Ifdef(SourceLocation loc, const Token &name, const MacroDefinition &) {
-  if (const IdentifierInfo *ii = name.getIdentifierInfo())
-    testsDefined(ii->getName().str(), loc);
+  testsDefined(name, loc);
 }
 
 void MacroDivergence::Ifndef(SourceLocation loc, const Token &name, const MacroDefinition &) {
-  if (const IdentifierInfo *ii = name.getIdentifierInfo())
-    testsDefined(ii->getName().str(), loc);
+  testsDefined(name, loc);
 }
 
 void MacroDivergence::Elifdef(SourceLocation loc, const Token &name, const MacroDefinition &) {
-  if (const IdentifierInfo *ii = name.getIdentifierInfo())
-    testsDefined(ii->getName().str(), loc);
+  testsDefined(name, loc);
 }
 
 void MacroDivergence::Elifndef(SourceLocation loc, const Token &name, const MacroDefinition &) {
-  if (const IdentifierInfo *ii = name.getIdentifierInfo())
-    testsDefined(ii->getName().str(), loc);
+  testsDefined(name, loc);
 }
 
 void MacroDivergence::scanCondition(SourceRange cond) {
-  if (cond.isInvalid() || !compared_)
+  if (cond.isInvalid())
     return;
   // The range's end is its last token's start: the text runs to that token's end.
   SourceLocation end = Lexer::getLocForEndOfToken(cond.getEnd(), 0, sm_, pp_.getLangOpts());

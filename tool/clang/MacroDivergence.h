@@ -16,7 +16,6 @@
 
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/PPCallbacks.h"
-
 #include "clang/Lex/Preprocessor.h"
 
 #include <map>
@@ -67,7 +66,7 @@ public:
                    clang::SrcMgr::CharacteristicKind kind, clang::FileID prev) override;
 
 private:
-  void testsDefined(const std::string &name, clang::SourceLocation loc);
+  void testsDefined(const clang::Token &name, clang::SourceLocation loc);
   void usesValue(const std::string &name, clang::SourceLocation loc);
   /// `#if X` of a macro only the compiler defines: the tool's preprocessor sees an identifier
   /// (0) and reports no expansion, so the condition's text is searched for such names.

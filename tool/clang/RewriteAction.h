@@ -11,8 +11,8 @@
 #include "clang/Tooling/Tooling.h"
 
 #include <map>
-#include <optional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 

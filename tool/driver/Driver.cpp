@@ -8,10 +8,10 @@
 #include "tool/driver/RewriteCache.h"
 
 #include <algorithm>
-#include <map>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <dirent.h>
 #include <iostream>
 #include <optional>
@@ -113,7 +113,12 @@ private:
                                                 std::string &stdinPath) const;
   std::vector<std::string> mpiFrontEndFlags();
   std::vector<std::string> compilerHeaderFlags();
-  std::string compilerMacrosFile(const SourceState &s);
+  struct CompilerMacros {
+    std::string path;    ///< the listing in the temporary folder ("": no check)
+    std::string listing; ///< its text, for the rewrite cache's key
+  };
+  const CompilerMacros &compilerMacros(const SourceState &s);
+  bool compiledAsCxx(const SourceState &s) const;
   std::vector<std::string> tempiLinkFlags(bool withCuda) const;
   bool inputsUseTempi(bool &withCuda) const;
   bool linksRuntimeAnyway() const;
@@ -129,7 +134,7 @@ private:
   std::string temp_;
   std::optional<std::vector<std::string>> mpiFlags_;
   std::optional<std::vector<std::string>> compilerHeaderFlags_;
-  std::map<bool, std::string> compilerMacros_; ///< per language (C++: true): the -dM listing's path
+  std::map<bool, CompilerMacros> compilerMacros_; ///< per language (C++: true)
   std::string wrappedCompiler_; ///< the first word of the wrapper's -show (gcc, ...)
   bool fatal_ = false;
   bool lintWarned_ = false;
@@ -517,37 +522,41 @@ std::vector<std::string> Pipeline::languageFlags(const SourceState &s) const {
 /// /dev/null`), for tempi-rewrite's --compiler-macros: a source that tests one the tool's Clang
 /// defines otherwise (`#if __GNUC__ >= 5`) may lay out its data otherwise in the two, and is then
 /// left unchanged (tool/clang/MacroDivergence.h). Written once per language into the temporary
-/// folder; "" (no check) when the compiler cannot be found or run.
-std::string Pipeline::compilerMacrosFile(const SourceState &s) {
-  std::vector<std::string> flags = languageFlags(s);
-  bool cxx = cfg_.cxx || s.input.lang == SourceLang::Cxx;
-  for (size_t i = 0; i < flags.size(); ++i)
-    if (flags[i].rfind("-x", 0) == 0) {
-      const std::string v = flags[i] == "-x" && i + 1 < flags.size() ? flags[i + 1] : flags[i].substr(2);
-      cxx = v == "c++";
-    }
+/// folder; an empty path (no check) when the compiler cannot be found or run.
+const Pipeline::CompilerMacros &Pipeline::compilerMacros(const SourceState &s) {
+  const bool cxx = compiledAsCxx(s);
   if (auto it = compilerMacros_.find(cxx); it != compilerMacros_.end())
     return it->second;
-  std::string &path = compilerMacros_[cxx];
+  CompilerMacros &m = compilerMacros_[cxx];
   mpiFrontEndFlags(); // sets wrappedCompiler_
   const std::string compiler = wrappedCompiler_.empty() ? "" : findProgram(wrappedCompiler_);
   if (compiler.empty() || temp_.empty())
-    return path;
+    return m;
   std::vector<std::string> argv = {compiler};
-  argv.insert(argv.end(), flags.begin(), flags.end());
+  for (const auto &f : languageFlags(s))
+    argv.push_back(f);
   for (const auto &f : mpiFrontEndFlags())
     argv.push_back(f);
   argv.insert(argv.end(), {"-dM", "-E", "-x", cxx ? "c++" : "c", "/dev/null"});
   RunResult r = runProgram(argv, true, temp_);
   if (r.exitCode != 0)
-    return path;
+    return m;
   const std::string out = temp_ + (cxx ? "/compiler-macros-cxx.h" : "/compiler-macros-c.h");
   if (FILE *f = std::fopen(out.c_str(), "w")) {
     const bool ok = std::fwrite(r.output.data(), 1, r.output.size(), f) == r.output.size();
     if (std::fclose(f) == 0 && ok)
-      path = out;
+      m = {out, std::move(r.output)};
   }
-  return path;
+  return m;
+}
+
+/// Whether the compiler compiles `s` as C++: as an -x option says, else as tempi-cxx (mpicxx
+/// compiles a .c file as C++) or the file's suffix does.
+bool Pipeline::compiledAsCxx(const SourceState &s) const {
+  const bool forcedLang = std::any_of(cl_.frontEndFlags.begin(), cl_.frontEndFlags.end(),
+                                      [](const std::string &f) { return f.rfind("-x", 0) == 0; });
+  return forcedLang ? s.input.lang == SourceLang::Cxx
+                    : cfg_.cxx || s.input.lang == SourceLang::Cxx;
 }
 
 std::vector<std::string> Pipeline::rewriteArgv(const SourceState &s, bool withOutputs) {
@@ -555,9 +564,9 @@ std::vector<std::string> Pipeline::rewriteArgv(const SourceState &s, bool withOu
   if (withOutputs)
     argv.insert(argv.end(), {"-o", s.rewrittenPath, "--kernels-out=" + s.kernelSource});
   // The cache key (withOutputs false) holds the listing's content, not its temporary path.
-  std::string listing;
-  if (const std::string macros = compilerMacrosFile(s); !macros.empty() && readFile(macros, listing))
-    argv.push_back(withOutputs ? "--compiler-macros=" + macros : "--compiler-macros-listing=" + listing);
+  if (const CompilerMacros &m = compilerMacros(s); !m.path.empty())
+    argv.push_back(withOutputs ? "--compiler-macros=" + m.path
+                               : "--compiler-macros-listing=" + m.listing);
   if (isWholeProgram(cl_))
     argv.push_back("--whole-program");
   argv.push_back("--");
@@ -976,10 +985,7 @@ std::vector<std::string> Pipeline::rewrittenCompileArgs(const SourceState &s,
     args = {"-iquote", dirName(s.original)};
     args.insert(args.end(), userArgs.begin(), userArgs.end());
   } else {
-    bool forcedLang = std::any_of(cl_.frontEndFlags.begin(), cl_.frontEndFlags.end(),
-                                  [](const std::string &f) { return f.rfind("-x", 0) == 0; });
-    bool cxx = forcedLang ? s.input.lang == SourceLang::Cxx
-                          : cfg_.cxx || s.input.lang == SourceLang::Cxx;
+    const bool cxx = compiledAsCxx(s);
     bool hasOutput = false;
     for (size_t i = 0; i < userArgs.size(); ++i) {
       if (userArgs[i] == s.rewrittenPath) {
