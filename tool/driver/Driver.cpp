@@ -569,6 +569,8 @@ std::vector<std::string> Pipeline::rewriteArgv(const SourceState &s, bool withOu
                                : "--compiler-macros-listing=" + m.listing);
   if (isWholeProgram(cl_))
     argv.push_back("--whole-program");
+  if (cfg_.explain && withOutputs) // remarks only: the output, and so the cache key, is the same
+    argv.push_back("--explain");
   argv.push_back("--");
   for (const auto &f : languageFlags(s))
     argv.push_back(f);
@@ -581,7 +583,8 @@ std::vector<std::string> Pipeline::rewriteArgv(const SourceState &s, bool withOu
 
 bool Pipeline::fromRewriteCache(SourceState &s, size_t ordinal) {
   std::string text;
-  if (cfg_.show || cfg_.rewrite.empty() || cfg_.cacheDir.empty() || !readFile(s.original, text))
+  if (cfg_.show || cfg_.explain || cfg_.rewrite.empty() || cfg_.cacheDir.empty() ||
+      !readFile(s.original, text))
     return false;
   CachedRewrite hit;
   if (!lookupRewrite(KernelCache(cfg_.cacheDir), rewriteKey(cfg_.rewrite, rewriteArgv(s, false), text),
@@ -705,7 +708,7 @@ std::string Pipeline::objectKey(const SourceState &s) {
 }
 
 bool Pipeline::fromObjectCache(SourceState &s) {
-  if (cfg_.show || cfg_.rewrite.empty() || cfg_.cacheDir.empty())
+  if (cfg_.show || cfg_.explain || cfg_.rewrite.empty() || cfg_.cacheDir.empty())
     return false;
   std::string key = objectKey(s);
   std::vector<std::string> parts;

@@ -32,6 +32,10 @@ struct Config {
   std::string cacheDir;      ///< empty: no cache
   std::string tempRoot = "/tmp";
   bool show = false, noFallback = false, runLint = false, verbose = false, keepTemps = false;
+  /// --explain / -Rtempi: tempi-rewrite prints a remark at every datatype argument (what was
+  /// rewritten, or why a call was left to the runtime). The rewrite and object caches are not
+  /// read then, so the tool runs and the remarks appear on every build.
+  bool explain = false;
   /// TEMPI_LINK_RUNTIME (default on): every program linked gets libtempi, the runtime tier for
   /// what the tool left alone. Off: only links that call tempi_* (a rewritten source or object).
   bool linkRuntime = true;

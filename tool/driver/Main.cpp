@@ -66,6 +66,8 @@ void printHelp(const std::string &self, const std::string &wrapperName) {
                "  --version       print the wrapped compiler's version and TEMPI's\n"
                "  --no-fallback   a failure of tempi-rewrite or nvcc is an error, not a warning\n"
                "  --lint          also run tempi-lint on each source\n"
+               "  --explain, -Rtempi\n"
+               "                  print a remark at every datatype argument: rewritten, or why not\n"
                "  --lang=c|c++    compile as tempi-cc or tempi-cxx whatever the name\n"
                "  --tempi-help    this text\n";
 }
@@ -86,6 +88,8 @@ int main(int argc, char **argv) {
       cfg.noFallback = true;
     else if (a == "--lint")
       cfg.runLint = true;
+    else if (a == "--explain" || a == "-Rtempi")
+      cfg.explain = true; // never reaches the compiler: gcc would read -Rtempi as -R (an rpath)
     else if (a == "--lang=c")
       cfg.cxx = false;
     else if (a == "--lang=c++")
