@@ -16,7 +16,8 @@
 #      rewritten-compile failure is then an error instead of a fallback to the unmodified source);
 #      if that fails, build it again without --no-fallback (what a user gets) and run that, but
 #      the program still counts as FAIL;
-#   3. run both with mpiexec -n NP and compare stdout and exit codes; the tempi-cc build runs with
+#   3. run both with mpiexec -n NP and compare stdout and exit codes (and a build that mpicc does
+#      without printing anything must print nothing with tempi-cc either); the tempi-cc build runs with
 #      TEMPI_VERIFY_PLANS=1 (unless the environment sets it), so a static plan that does not
 #      describe its datatype aborts it (exit 70, the check's line shown in the verdict) even on
 #      host buffers, which the MPI packs itself;
@@ -172,6 +173,9 @@ for prog in "${programs[@]}"; do
       verdict="FAIL (tempi run exit $tempi_rc$([ $tempi_rc -eq 124 ] && echo ', timeout'))"
     elif ! diff -q "$d/ref.out" "$d/tempi.out" > /dev/null; then
       verdict="FAIL (output differs: $(diff "$d/ref.out" "$d/tempi.out" | grep -c '^[<>]') lines; first: $(diff "$d/ref.out" "$d/tempi.out" | grep -m1 '^>' | cut -c1-100))"
+    elif [ "$status" = ok ] && [ ! -s "$d/ref/build.log" ] && [ -s "$d/tempi/build.log" ]; then
+      # A build mpicc does quietly must stay quiet: tempi-cc adds no warning or message.
+      verdict="FAIL (the mpicc build printed nothing, the tempi-cc build printed: $(head -1 "$d/tempi/build.log" | cut -c1-150))"
     else
       verdict="PASS"
     fi

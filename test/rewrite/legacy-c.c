@@ -1,11 +1,12 @@
 // Old C that gcc accepts with warnings and clang 22 rejects by default: the tool downgrades those
-// errors (and -Werror) to warnings, since the user's compiler, not the tool, compiles the file.
+// errors (and -Werror) to warnings, since the user's compiler, not the tool, compiles the file,
+// and prints none of Clang's warnings either (that compiler prints its own).
 // It still analyses and rewrites: implicit function declarations (no <stdlib.h>), implicit int,
 // int-to-pointer conversion, `return;` in a non-void function, incompatible function pointers.
 // RUN: cp %s %t.c
 // RUN: tempi-rewrite %t.c -- -std=gnu17 -Werror -I%mock_mpi > %t.out.c 2> %t.err
 // RUN: grep -v "^// [A-Z]" %t.out.c | FileCheck %s
-// RUN: FileCheck --check-prefix=DIAG --input-file=%t.err %s
+// RUN: not grep -E "error|warning" %t.err
 #include <mpi.h>
 
 typedef int (*handler)(int);
@@ -31,10 +32,3 @@ int main(int argc, char **argv) {
   return count_of(0) + nothing() + (p == 0) + (h == 0);
 }
 // CHECK: {{^}}  tempi_Send(buf, 1, t, 1, 0, MPI_COMM_WORLD, &tempi_gen_plan_{{[0-9a-f]+}});
-// DIAG-NOT: error:
-// DIAG-DAG: warning: {{.*}}[-Wimplicit-int]
-// DIAG-DAG: warning: non-void function 'nothing' should return a value [-Wreturn-mismatch]
-// DIAG-DAG: warning: incompatible integer to pointer conversion {{.*}}[-Wint-conversion]
-// DIAG-DAG: warning: incompatible function pointer types {{.*}}[-Wincompatible-function-pointer-types]
-// DIAG-DAG: warning: call to undeclared library function 'malloc' {{.*}}[-Wimplicit-function-declaration]
-// DIAG-NOT: error:

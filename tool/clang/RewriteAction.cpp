@@ -416,6 +416,11 @@ tooling::ArgumentsAdjuster tempiArgumentsAdjuster() {
                           "-Wno-error=incompatible-pointer-types", "-Wno-error=return-mismatch",
                           "-Wno-error=return-type"})
       out.push_back(f);
+    // Nor does the tool repeat the compiler's warnings: the user's compiler prints its own, and a
+    // second copy in Clang's wording (Clang warns where gcc does not) would read as tempi-cc
+    // adding warnings to a clean build. Only Clang's own diagnostic groups are turned off: the
+    // tool's remarks and tempi-lint's findings (custom diagnostics) still print.
+    out.push_back("-Wno-everything");
     return out;
   };
 }
