@@ -46,6 +46,9 @@ struct SourceState {
   std::string specObject;
   /// The object came from the object cache: nothing is left to do for this source.
   bool objectCached = false;
+  /// What the compile of the rewritten source printed (the user's warnings): stored with the
+  /// object, so a build from the cache prints it too, as ccache does.
+  std::string compilerOutput;
   /// The headers the source includes (the wrapper's -M), computed once for the caches' entries.
   std::optional<std::vector<std::string>> headers;
 };
@@ -712,7 +715,7 @@ bool Pipeline::fromObjectCache(SourceState &s) {
     return false;
   std::string key = objectKey(s);
   std::vector<std::string> parts;
-  if (key.empty() || !lookupWithHeaders(KernelCache(cfg_.cacheDir), key, parts, 2))
+  if (key.empty() || !lookupWithHeaders(KernelCache(cfg_.cacheDir), key, parts, 3))
     return false;
   // Written under a temporary name and renamed, so a reader never sees half an object.
   const std::string object = objectOf(s);
@@ -726,6 +729,7 @@ bool Pipeline::fromObjectCache(SourceState &s) {
   if (cfg_.verbose)
     std::cerr << "+ # " << object << " for " << s.original << " from the object cache in "
               << cfg_.cacheDir << "\n";
+  std::cerr << parts[2];
   s.objectCached = true;
   s.rewritten = true;
   s.kernelCount = 0;
@@ -746,7 +750,7 @@ void Pipeline::storeInObjectCache(SourceState &s) {
   std::vector<std::string> checked = *headers;
   checked.push_back(cfg_.includeDir + "/tempi/tempi.h");
   checked.push_back(cfg_.includeDir + "/tempi/kernels.cuh");
-  storeWithHeaders(KernelCache(cfg_.cacheDir), key, checked, {object, deps});
+  storeWithHeaders(KernelCache(cfg_.cacheDir), key, checked, {object, deps, s.compilerOutput});
 }
 
 void Pipeline::analyze(SourceState &s, size_t ordinal) {
@@ -1078,6 +1082,7 @@ int Pipeline::compileOnly() {
           return 1;
       } else {
         std::cerr << out;
+        s.compilerOutput = out;
         fixDependencies(s);
         finishKernels(s);
         if (fatal_) { // nvcc failed: no object at all, as when it ran before the compile
