@@ -192,3 +192,27 @@ void huge_size(double *buf) {
 // CHECK: {{^}}  tempi_Send(buf, 1, tx, 1, 6, MPI_COMM_WORLD, &tempi_gen_plan_{{[0-9a-f]+}});
 // REMARK: remark: datatype 't' of MPI_Send is left to the runtime: stride depends on 'sz', which MPI_Type_size sets from a datatype of 2147483648 bytes, more than its output can hold (the MPI sets MPI_UNDEFINED)
 // REMARK: remark: rewritten: MPI_Send -> tempi_Send: 'tx' holds vector(2, 1, 4, MPI_DOUBLE)
+
+// MPI-1's MPI_Type_extent, MPI_Type_lb and MPI_Type_ub (removed in MPI-3, still declared by
+// MPICH and Open MPI 4): the same answers as MPI_Type_get_extent, ub = lb + extent.
+void mpi1_queries(double *buf) {
+  MPI_Datatype col, shifted, by_ext, by_bounds;
+  MPI_Aint ext, dext, lb, ub;
+  MPI_Type_extent(MPI_DOUBLE, &dext);                     // 8
+  MPI_Type_vector(4, 1, 8, MPI_DOUBLE, &col);
+  MPI_Type_create_resized(col, -16, 240, &shifted);
+  MPI_Type_extent(shifted, &ext);                         // 240
+  MPI_Type_lb(shifted, &lb);                              // -16
+  MPI_Type_ub(shifted, &ub);                              // 224
+  MPI_Type_create_hvector(2, 1, ext + dext, col, &by_ext); // stride 248
+  MPI_Type_commit(&by_ext);
+  MPI_Send(buf, 1, by_ext, 1, 8, MPI_COMM_WORLD);
+  MPI_Type_create_hvector(3, 1, ub - lb + 2 * lb, MPI_DOUBLE, &by_bounds); // stride 208
+  MPI_Type_commit(&by_bounds);
+  MPI_Send(buf, 1, by_bounds, 1, 9, MPI_COMM_WORLD);
+}
+// CHECK-LABEL: void mpi1_queries(double *buf) {
+// CHECK: {{^}}  tempi_Send(buf, 1, by_ext, 1, 8, MPI_COMM_WORLD, &tempi_gen_plan_{{[0-9a-f]+}});
+// CHECK: {{^}}  tempi_Send(buf, 1, by_bounds, 1, 9, MPI_COMM_WORLD, &tempi_gen_plan_{{[0-9a-f]+}});
+// REMARK: remark: rewritten: MPI_Send -> tempi_Send: 'by_ext' holds hvector(2, 1, 248, vector(4, 1, 8, MPI_DOUBLE))
+// REMARK: remark: rewritten: MPI_Send -> tempi_Send: 'by_bounds' holds hvector(3, 1, 208, MPI_DOUBLE)

@@ -709,6 +709,7 @@ std::optional<Value> Evaluator::readSlot(const VarDecl *vd, std::optional<int64_
         case TypeQueryField::Size: return Value{t->size, nullptr};
         case TypeQueryField::Lb:
         case TypeQueryField::TrueLb: return Value{0, nullptr};
+        case TypeQueryField::Ub:
         case TypeQueryField::Extent: return Value{t->extent, nullptr};
         case TypeQueryField::TrueExtent:
           // A pair type's (MPI_DOUBLE_INT) true extent is the span of its two members, which the
@@ -796,6 +797,12 @@ std::optional<Value> Evaluator::queriedLayout(const VarEvent &e, const std::stri
                 prefix + "a struct datatype, whose extent each MPI pads by its own alignment "
                          "rule (resize it to fix its bounds)",
                 e.loc);
+  if (field == TypeQueryField::Ub) {
+    int64_t ub = 0;
+    if (__builtin_add_overflow(l.lb, l.extent, &ub))
+      return fail(why, prefix + "a datatype whose upper bound overflows 64 bits", e.loc);
+    return Value{ub, nullptr};
+  }
   return Value{field == TypeQueryField::Lb ? l.lb : l.extent, nullptr};
 }
 

@@ -173,6 +173,9 @@ const TypeQuerySpec *findTypeQuery(std::string_view name) {
       {"MPI_Type_get_true_extent", {F::TrueLb, F::TrueExtent}},
       {"MPI_Type_get_true_extent_x", {F::TrueLb, F::TrueExtent}},
       {"MPI_Type_get_true_extent_c", {F::TrueLb, F::TrueExtent}},
+      {"MPI_Type_extent", {F::Extent}},
+      {"MPI_Type_lb", {F::Lb}},
+      {"MPI_Type_ub", {F::Ub}},
   };
   if (name.substr(0, 9) != "MPI_Type_")
     return nullptr;

@@ -71,11 +71,12 @@ const CommCallSpec *findCommCall(std::string_view name);
 const std::vector<CommCallSpec> &allCommCalls();
 
 /// What an output argument of a datatype query receives.
-enum class TypeQueryField { Size, Lb, Extent, TrueLb, TrueExtent };
+enum class TypeQueryField { Size, Lb, Ub, Extent, TrueLb, TrueExtent };
 
 /// A query whose outputs are constants for a predefined datatype: MPI_Type_size(type, &size),
 /// MPI_Type_get_extent(type, &lb, &extent), MPI_Type_get_true_extent(type, &lb, &extent), and
-/// their `_x` and `_c` forms. `outputs[k]` is what
+/// their `_x` and `_c` forms, and MPI-1's MPI_Type_extent(type, &extent), MPI_Type_lb(type, &lb)
+/// and MPI_Type_ub(type, &ub) (removed in MPI-3, still declared by MPICH and Open MPI 4). `outputs[k]` is what
 /// argument k + 1 receives; argument 0 is the datatype.
 struct TypeQuerySpec {
   const char *name;
