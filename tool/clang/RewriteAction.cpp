@@ -273,6 +273,20 @@ public:
       result_.ok = false;
       return;
     }
+    // The lines above the include are the user's too: tempi-cc compiles the copy from standard
+    // input or from its temporary folder, so without a #line at the top __FILE__ there, and
+    // diagnostics of headers included there ("In file included from"), would name "<stdin>"
+    // or the copy. After a UTF-8 byte order mark, which compilers skip only at the start.
+    if (analysis.includeAnchor.isValid()) {
+      const unsigned top = original.starts_with("\xEF\xBB\xBF") ? 3 : 0;
+      if (llvm::Error err = reps.add(tooling::Replacement(
+              repPath, top, 0, lineDirective(sm, sm.getLocForStartOfFile(main), 0) + "\n"))) {
+        diags.Report(sm.getLocForStartOfFile(main), errId)
+            << ("tempi-rewrite: cannot insert #line: " + llvm::toString(std::move(err)));
+        result_.ok = false;
+        return;
+      }
+    }
     llvm::Expected<std::string> text = tooling::applyAllReplacements(original, reps);
     if (!text) {
       diags.Report(sm.getLocForStartOfFile(main), errId)

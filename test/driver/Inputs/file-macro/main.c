@@ -1,6 +1,7 @@
 /* __FILE__ and __LINE__ must expand in a rewritten source exactly as they do under mpicc:
  * the name as the source and its headers are spelled, the lines of the original file. */
 #include "where.h"
+const char *top_at = "TOP_AT=" __FILE__ ":" STR(__LINE__); /* above the include of mpi.h */
 #include <mpi.h>
 const char *main_at = "MAIN_AT=" __FILE__ ":" STR(__LINE__);
 
