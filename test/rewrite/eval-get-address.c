@@ -36,3 +36,21 @@ int main(int argc, char **argv) {
 // CHECK-NEXT: {{^}}  MPI_Send(&c, 1, b, 1, 0, MPI_COMM_WORLD);
 // REMARK: 'a' holds struct(2, [1, 3], [0, 8], [MPI_DOUBLE, MPI_DOUBLE]), canonical strided(start=0, bytes=32, dims=[]
 // REMARK: remark: datatype 'b' of MPI_Send is left to the runtime: array_of_displacements[1] combines addresses of different objects
+
+// MPI-1's MPI_Address (removed in MPI-3; MPICH and Open MPI 4 declare it without const): the
+// same as MPI_Get_address. The mock header declares MPI_Type_struct without const too, as they do.
+void legacy(void) {
+  struct cell c;
+  int bl[2] = {1, 1};
+  MPI_Aint d[2];
+  MPI_Datatype types[2] = {MPI_DOUBLE, MPI_INT}, t;
+  MPI_Address(&c.u[2], &d[0]);
+  MPI_Address(&c.flag, &d[1]);
+  d[1] -= d[0];
+  d[0] = 0;
+  MPI_Type_struct(2, bl, d, types, &t);
+  MPI_Send(&c.u[2], 1, t, 1, 0, MPI_COMM_WORLD);
+}
+// CHECK-LABEL: void legacy(void) {
+// CHECK: {{^}}  tempi_Send(&c.u[2], 1, t, 1, 0, MPI_COMM_WORLD, &tempi_gen_plan_{{[0-9a-f]+}});
+// REMARK: 't' holds struct(2, [1, 1], [0, 8], [MPI_DOUBLE, MPI_INT])

@@ -124,6 +124,12 @@ bool paramIsConstPointer(const CallExpr *c, int i) {
   const FunctionDecl *fd = c->getDirectCallee();
   if (!fd || i < 0 || static_cast<unsigned>(i) >= fd->getNumParams())
     return false; // variadic or indirect: may write
+  // A datatype constructor only reads its arrays (the standard makes them IN arguments), also
+  // where an MPI header declares them without const: MPI-1's MPI_Type_struct and
+  // MPI_Type_hindexed in MPICH and Open MPI 4.
+  if (const ConstructorSpec *ctor = findConstructor(fd->getIdentifier() ? fd->getName() : "");
+      ctor && static_cast<size_t>(i) < ctor->args.size() && ctor->args[i].role != ArgRole::NewType)
+    return true;
   QualType t = fd->getParamDecl(i)->getType();
   if (const auto *pt = t->getAs<PointerType>())
     return pt->getPointeeType().isConstQualified();
@@ -1420,7 +1426,7 @@ private:
       events_[vd].push_back(e);
       return;
     }
-    if (name == "MPI_Get_address" && call->getNumArgs() == 2) {
+    if ((name == "MPI_Get_address" || name == "MPI_Address") && call->getNumArgs() == 2) {
       if (i == 1) {
         e.kind = VarEvent::GetAddressOut;
         e.stmt = call;

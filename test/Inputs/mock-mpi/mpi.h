@@ -67,9 +67,10 @@ int MPI_Type_indexed(int count, const int array_of_blocklengths[],
 int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
                              const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
                              MPI_Datatype *newtype);
-int MPI_Type_hindexed(int count, const int array_of_blocklengths[],
-                      const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
-                      MPI_Datatype *newtype);
+/* MPI-1's MPI_Type_hindexed, MPI_Type_struct and MPI_Address as MPICH and Open MPI 4 declare
+ * them: without const (the tool knows the arrays are only read). */
+int MPI_Type_hindexed(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
+                      MPI_Datatype oldtype, MPI_Datatype *newtype);
 int MPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[],
                                   MPI_Datatype oldtype, MPI_Datatype *newtype);
 int MPI_Type_create_hindexed_block(int count, int blocklength,
@@ -78,9 +79,9 @@ int MPI_Type_create_hindexed_block(int count, int blocklength,
 int MPI_Type_create_struct(int count, const int array_of_blocklengths[],
                            const MPI_Aint array_of_displacements[],
                            const MPI_Datatype array_of_types[], MPI_Datatype *newtype);
-int MPI_Type_struct(int count, const int array_of_blocklengths[],
-                    const MPI_Aint array_of_displacements[], const MPI_Datatype array_of_types[],
-                    MPI_Datatype *newtype);
+int MPI_Type_struct(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
+                    MPI_Datatype array_of_types[], MPI_Datatype *newtype);
+int MPI_Address(void *location, MPI_Aint *address);
 int MPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[],
                              const int array_of_starts[], int order, MPI_Datatype oldtype,
                              MPI_Datatype *newtype);
