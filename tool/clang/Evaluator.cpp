@@ -248,6 +248,11 @@ std::optional<Value> Evaluator::eval(const Expr *e, Point at, Unresolved &why, i
     }
   }
   if (const auto *bo = dyn_cast<BinaryOperator>(e)) {
+    // `n = stride = 4`: a simple assignment's value is its right side converted to the left
+    // side's type (Clang's implicit cast there). The write to `stride` is the flow's business,
+    // which records it as that variable's own definition.
+    if (bo->getOpcode() == BO_Assign)
+      return eval(bo->getRHS(), at, why, depth + 1);
     if (bo->isAssignmentOp() || bo->getOpcode() == BO_Comma)
       return fail(why, "has a side effect", loc);
     std::optional<Value> l = eval(bo->getLHS(), at, why, depth + 1);
