@@ -106,6 +106,7 @@ private:
 
   // Helpers.
   bool fail(SourceState &s, const std::string &what, const std::string &details);
+  void dropRewrite(SourceState &s);
   int runStep(const std::vector<std::string> &argv, bool capture, std::string *output);
   int runWrapper(const std::vector<std::string> &args, bool capture, std::string *output,
                  const std::string &stdinPath = "");
@@ -336,13 +337,18 @@ void Pipeline::removeTemps() {
     removeTree(temp_);
 }
 
-bool Pipeline::fail(SourceState &s, const std::string &what, const std::string &details) {
+/// Forget the tool's result for `s`: it is compiled as the user wrote it.
+void Pipeline::dropRewrite(SourceState &s) {
   s.rewritten = false;
   s.kernelObject.clear();
   if (s.nvccPending) {
     abandonProgram(s.nvccRun);
     s.nvccPending = false;
   }
+}
+
+bool Pipeline::fail(SourceState &s, const std::string &what, const std::string &details) {
+  dropRewrite(s);
   if (cfg_.noFallback) {
     if (!details.empty())
       std::cerr << details << (details.back() == '\n' ? "" : "\n");
@@ -1076,10 +1082,28 @@ int Pipeline::compileOnly() {
       std::string out;
       int rc = runWrapper(args, !cfg_.show, &out, stdinPath);
       if (rc != 0) {
+        // Whose failure is it? The source as written, compiled as the user asked (its object is
+        // the fallback's): when that fails too (an error, -Werror), the user's compiler has
+        // spoken, so its diagnostics and exit code are the answer, with no word of TEMPI's.
+        std::string plainOut;
+        const int plainRc = runWrapper(argsForOne(s, s.original), true, &plainOut);
+        if (plainRc != 0) {
+          dropRewrite(s);
+          std::cerr << plainOut;
+          if (status == 0)
+            status = plainRc;
+          continue;
+        }
         fail(s, "the rewritten " + s.original + " did not compile (exit code " +
                     std::to_string(rc) + ")", out);
-        if (fatal_)
+        if (fatal_) {
+          unlink(object.c_str()); // --no-fallback writes no object
+          if (cl_.deps)
+            unlink(depFileOf(s).c_str());
           return 1;
+        }
+        std::cerr << plainOut;
+        continue;
       } else {
         std::cerr << out;
         s.compilerOutput = out;
@@ -1153,10 +1177,25 @@ int Pipeline::compileAndLink() {
     std::string out;
     int rc = runWrapper(args, !cfg_.show, &out, stdinPath);
     if (rc != 0) {
+      // As in compileOnly: when the source as written does not compile either, the compiler's
+      // diagnostics and exit code are the answer. Otherwise its object replaces the source.
+      std::string plainOut;
+      std::vector<std::string> plain = base;
+      const std::string plainObject = dirName(s.rewrittenPath) + "/" + stem(s.original) + ".plain.o";
+      plain.insert(plain.end(), {"-c", s.original, "-o", plainObject});
+      const int plainRc = runWrapper(plain, true, &plainOut);
+      if (plainRc != 0) {
+        dropRewrite(s);
+        std::cerr << plainOut;
+        return plainRc;
+      }
       fail(s, "the rewritten " + s.original + " did not compile (exit code " +
                   std::to_string(rc) + ")", out);
       if (fatal_)
         return 1;
+      std::cerr << plainOut;
+      replaced[s.input.index] = true;
+      replacement[s.input.index] = {plainObject};
       continue;
     }
     std::cerr << out;

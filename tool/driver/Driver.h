@@ -8,7 +8,8 @@
 /// source fails, the original source is compiled unchanged after a warning that says what failed
 /// ("tempi-cc: warning: <what failed>; compiling <file> unchanged"); with --no-fallback that is
 /// an error and the exit code is 1. A failure of the compiler on the user's own code is reported
-/// by the compiler and its exit code is returned.
+/// by the compiler and its exit code is returned: when the rewritten source does not compile, the
+/// source as written is compiled, and if that fails too its output and exit code are the answer.
 #pragma once
 
 #include "tool/driver/Args.h"
