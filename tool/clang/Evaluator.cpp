@@ -867,15 +867,8 @@ std::optional<int64_t> Evaluator::evalElement(const Expr *array, int64_t i, Poin
       return std::nullopt;
     return evalInt(cast<UnaryOperator>(a)->getSubExpr(), at, why);
   }
-  if (const auto *uo = dyn_cast<UnaryOperator>(a); uo && uo->getOpcode() == UO_AddrOf) {
-    if (const auto *ase = dyn_cast<ArraySubscriptExpr>(uo->getSubExpr()->IgnoreParens())) {
-      std::optional<int64_t> j = evalInt(ase->getIdx(), at, why);
-      if (!j)
-        return j;
-      shift = *j;
-      a = ase->getBase()->IgnoreParenImpCasts();
-    }
-  }
+  if (!elementShift(a, shift, at, why))
+    return std::nullopt;
   if (const auto *cl = dyn_cast<CompoundLiteralExpr>(a)) {
     if (const auto *il = dyn_cast<InitListExpr>(cl->getInitializer()); il && i >= 0) {
       if (static_cast<uint64_t>(i) < il->getNumInits())
@@ -931,6 +924,31 @@ bool Evaluator::onlyElementOf(const VarDecl *x, int64_t i, const Expr *a, Unreso
   return false;
 }
 
+bool Evaluator::elementShift(const Expr *&a, int64_t &shift, Point at, Unresolved &why) {
+  const Expr *base = nullptr, *index = nullptr;
+  if (const auto *uo = dyn_cast<UnaryOperator>(a); uo && uo->getOpcode() == UO_AddrOf) {
+    if (const auto *ase = dyn_cast<ArraySubscriptExpr>(uo->getSubExpr()->IgnoreParens())) {
+      base = ase->getBase();
+      index = ase->getIdx();
+    }
+  } else if (const auto *bo = dyn_cast<BinaryOperator>(a);
+             bo && bo->getOpcode() == BO_Add && bo->getType()->isPointerType()) {
+    const bool lhsPointer = bo->getLHS()->getType()->isPointerType();
+    base = lhsPointer ? bo->getLHS() : bo->getRHS();
+    index = lhsPointer ? bo->getRHS() : bo->getLHS();
+  }
+  // Only a named variable (an array's elements are read as such; a pointer gets its remark).
+  const auto *named = base ? dyn_cast<DeclRefExpr>(base->IgnoreParenImpCasts()) : nullptr;
+  if (!named)
+    return true;
+  std::optional<int64_t> j = evalInt(index, at, why);
+  if (!j)
+    return false;
+  shift = *j;
+  a = named;
+  return true;
+}
+
 std::optional<SlotDefinition> Evaluator::elementDefinition(const Expr *array, int64_t i,
                                                            Point at, Unresolved &why) {
   const Expr *a = array->IgnoreParenImpCasts();
@@ -938,6 +956,13 @@ std::optional<SlotDefinition> Evaluator::elementDefinition(const Expr *array, in
     if (!onlyElementOf(x, i, a, why))
       return std::nullopt;
     return slotDefinition(x, std::nullopt, at, why);
+  }
+  int64_t shift = 0;
+  if (!elementShift(a, shift, at, why))
+    return std::nullopt;
+  if (__builtin_add_overflow(i, shift, &i)) {
+    why = {"is indexed past 64 bits", a->getBeginLoc()};
+    return std::nullopt;
   }
   if (const auto *cl = dyn_cast<CompoundLiteralExpr>(a)) {
     if (const auto *il = dyn_cast<InitListExpr>(cl->getInitializer());

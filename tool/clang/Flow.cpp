@@ -1208,6 +1208,11 @@ private:
         if (e.element)
           *e.element += e.elementBase; // a struct's array member: the variable's element
       } else {
+        // `bl + 1` handed on whole: a pointer into the array, read or written as the array is.
+        if (const auto *arith = dyn_cast_or_null<BinaryOperator>(pp);
+            arith && (arith->getOpcode() == BO_Add || arith->getOpcode() == BO_Sub) &&
+            arith->getType()->isPointerType())
+          pp = skipUp(pm_, arith, child);
         if (auto *call = dyn_cast_or_null<CallExpr>(pp)) {
           int i = argumentIndex(call, child);
           if (i >= 0 && paramIsConstPointer(call, i))
