@@ -1,7 +1,8 @@
 // A constructor's array argument may point into a local array: `bl + 1` (or `1 + bl`) and
 // `&bl[1]` are element 1 on, for the integer arrays and the datatype array alike. The pointer
 // only reads the array when it goes to the constructor; held in a variable, or handed to a
-// function that may write through it, the array escapes.
+// function that may write through it, the array escapes. As an output, `types + 1` is
+// `&types[1]` and a bare `types` is `&types[0]`.
 // RUN: cp %s %t.c
 // RUN: tempi-rewrite %t.c -- -I%mock_mpi > %t.out.c
 // RUN: grep -v "^// [A-Z]" %t.out.c | FileCheck %s
@@ -44,5 +45,20 @@ void escapes(double *buf) {
 // REMARK: remark: rewritten: MPI_Send -> tempi_Send: 'plus' holds indexed(2, [2, 2], [0, 8], MPI_DOUBLE)
 // REMARK: remark: rewritten: MPI_Send -> tempi_Send: 'addr' holds indexed(2, [2, 2], [0, 8], MPI_DOUBLE)
 // REMARK: remark: rewritten: MPI_Send -> tempi_Send: 'st' holds struct(2, [2, 2], [0, 64], [MPI_DOUBLE, MPI_DOUBLE])
-// REMARK: remark: datatype 'held' of MPI_Send is left to the runtime: array_of_blocklengths[0] depends on 'bl[0]', which decays to a pointer on line 28
-// REMARK: remark: datatype 'passed' of MPI_Send is left to the runtime: array_of_blocklengths[0] depends on 'bl2[0]', which is passed to 'touch' on line 33
+// REMARK: remark: datatype 'held' of MPI_Send is left to the runtime: array_of_blocklengths[0] depends on 'bl[0]', which has its address taken on line {{[0-9]+}}
+// REMARK: remark: datatype 'passed' of MPI_Send is left to the runtime: array_of_blocklengths[0] depends on 'bl2[0]', which has its address passed to 'touch' on line {{[0-9]+}}
+
+void outputs(double *buf) {
+  MPI_Datatype types[3], st;
+  int lens[3] = {1, 1, 1};
+  MPI_Aint displs[3] = {0, 24, 44};
+  MPI_Type_contiguous(3, MPI_DOUBLE, types);
+  MPI_Type_contiguous(5, MPI_INT, types + 1);
+  MPI_Type_contiguous(7, MPI_CHAR, 2 + types);
+  MPI_Type_create_struct(3, lens, displs, types, &st);
+  MPI_Type_commit(&st);
+  MPI_Send(buf, 1, st, 1, 4, MPI_COMM_WORLD);
+}
+// CHECK-LABEL: void outputs(double *buf) {
+// CHECK: {{^}}  tempi_Send(buf, 1, st, 1, 4, MPI_COMM_WORLD, &tempi_gen_plan_{{[0-9a-f]+}});
+// REMARK: remark: rewritten: MPI_Send -> tempi_Send: 'st' holds struct(3, [1, 1, 1], [0, 24, 44], [contiguous(3, MPI_DOUBLE), contiguous(5, MPI_INT), contiguous(7, MPI_CHAR)])

@@ -140,6 +140,14 @@ bool paramIsConstPointer(const CallExpr *c, int i) {
 
 namespace {
 
+/// The MPI datatype calls whose pointer arguments the flow reads as outputs or reads: the
+/// constructors, the size and extent queries, commit and free, and MPI_(Get_)address.
+bool isTypeCall(const std::string &name) {
+  return findConstructor(name) || findTypeQuery(name) ||
+         findTypeManagement(name) != TypeManagement::None || name == "MPI_Get_address" ||
+         name == "MPI_Address";
+}
+
 /// The value of a constant index: Clang's folder, or, with bound parameters, +, -, * of bound
 /// parameters and constants (overflow refused).
 std::optional<int64_t> constantIndex(const Expr *e, ASTContext &ctx,
@@ -1208,15 +1216,39 @@ private:
         if (e.element)
           *e.element += e.elementBase; // a struct's array member: the variable's element
       } else {
-        // `bl + 1` handed on whole: a pointer into the array, read or written as the array is.
-        if (const auto *arith = dyn_cast_or_null<BinaryOperator>(pp);
-            arith && (arith->getOpcode() == BO_Add || arith->getOpcode() == BO_Sub) &&
-            arith->getType()->isPointerType())
-          pp = skipUp(pm_, arith, child);
+        // `types + 1` is `&types[1]`: an element's address, for a constructor's output or a
+        // read-only parameter as much as for anything else.
+        const auto *arith = dyn_cast_or_null<BinaryOperator>(pp);
+        if (arith && arith->getOpcode() == BO_Add && arith->getType()->isPointerType() &&
+            rowLength(arrayType, ctx_)) {
+          pp = skipUp(pm_, arith, child); // a row of a 2-D array: read whole, or it escapes
+        } else if (arith && arith->getOpcode() == BO_Add && arith->getType()->isPointerType()) {
+          const Expr *offset = arith->getLHS() == child ? arith->getRHS() : arith->getLHS();
+          if (std::optional<int64_t> k = indexValue(offset, e))
+            e.element = *k;
+          else
+            e.anyElement = true;
+          if (const ConstantArrayType *cat = ctx_.getAsConstantArrayType(arrayType);
+              cat && e.element &&
+              (*e.element < 0 || *e.element > static_cast<int64_t>(cat->getSize().getZExtValue()))) {
+            escape(vd, e, "is indexed out of bounds ([" + std::to_string(*e.element) + "])");
+            return;
+          }
+          if (e.element)
+            *e.element += e.elementBase;
+          addressTaken(vd, arith, nullptr, e);
+          return;
+        }
         if (auto *call = dyn_cast_or_null<CallExpr>(pp)) {
           int i = argumentIndex(call, child);
           if (i >= 0 && paramIsConstPointer(call, i))
             return; // read through a const pointer
+          // `MPI_Type_contiguous(3, MPI_DOUBLE, types)`: the array is &types[0] there.
+          if (i >= 0 && !e.element && !e.anyElement && isTypeCall(directCalleeName(call))) {
+            e.element = e.elementBase;
+            addressTaken(vd, cast<Expr>(child), nullptr, e);
+            return;
+          }
           escape(vd, e, "is passed to '" + directCalleeName(call) + "'");
           return;
         }
@@ -1280,7 +1312,7 @@ private:
         return;
       }
       if (uo->getOpcode() == UO_AddrOf) {
-        addressTaken(vd, uo, e);
+        addressTaken(vd, uo, dyn_cast<ArraySubscriptExpr>(uo->getSubExpr()->IgnoreParens()), e);
         return;
       }
     }
@@ -1374,8 +1406,11 @@ private:
     return false;
   }
 
-  void addressTaken(const VarDecl *vd, const UnaryOperator *addr, VarEvent e) {
-    const auto *ase = dyn_cast<ArraySubscriptExpr>(addr->getSubExpr()->IgnoreParens());
+  /// `addr` an address of `vd` or of one of its elements: `&x`, `&a[k]` (`ase`), `a + k` or a
+  /// bare array `a` (`ase` null, e.element k or 0): where it goes decides the event.
+  void addressTaken(const VarDecl *vd, const Expr *addr, const ArraySubscriptExpr *ase,
+                    VarEvent e) {
+    const bool arithmetic = !isa<UnaryOperator>(addr); // `a + k` or a bare array
     const Stmt *child = nullptr;
     const Stmt *q = skipUp(pm_, addr, child);
     // Explicit casts of the address ((void *)&x) keep it an address.
@@ -1390,7 +1425,7 @@ private:
     }
     int i = argumentIndex(call, child);
     std::string name = directCalleeName(call);
-    if (!ase && !e.element && !e.elementBase && vd != recordOut_ && i >= 0)
+    if (!ase && !arithmetic && !e.element && !e.elementBase && vd != recordOut_ && i >= 0)
       if (const ParmVarDecl *out =
               recordOutputParam(call, static_cast<unsigned>(i), datatypeRecord(vd->getType()))) {
         recordWrites(vd, e, call, i, out);
@@ -1445,7 +1480,7 @@ private:
     }
     if (i >= 0 && paramIsConstPointer(call, i))
       return;
-    if (i >= 0 && isHelperDatatypeOutput(call, static_cast<unsigned>(i)) &&
+    if (i >= 0 && !arithmetic && isHelperDatatypeOutput(call, static_cast<unsigned>(i)) &&
         helperWrite(vd, e, call, i, ase))
       return;
     escape(vd, e, "has its address passed to '" + name + "'");
