@@ -62,3 +62,19 @@ void outputs(double *buf) {
 // CHECK-LABEL: void outputs(double *buf) {
 // CHECK: {{^}}  tempi_Send(buf, 1, st, 1, 4, MPI_COMM_WORLD, &tempi_gen_plan_{{[0-9a-f]+}});
 // REMARK: remark: rewritten: MPI_Send -> tempi_Send: 'st' holds struct(3, [1, 1, 1], [0, 24, 44], [contiguous(3, MPI_DOUBLE), contiguous(5, MPI_INT), contiguous(7, MPI_CHAR)])
+
+// `&a[k]` of anything indexed: a row of a 2-D array from its first element, and element k on of
+// a compound literal (element i of the argument is i + k of the literal, not i).
+void rows_and_literals(double *buf) {
+  int sizes[2][3] = {{8, 8, 8}, {4, 4, 4}}, sub[3] = {2, 2, 2}, st[3] = {0, 0, 0};
+  MPI_Datatype row, lit;
+  MPI_Type_create_subarray(3, &sizes[1][0], sub, st, MPI_ORDER_C, MPI_DOUBLE, &row);
+  MPI_Send(buf, 1, row, 1, 5, MPI_COMM_WORLD);
+  MPI_Type_indexed(2, &((int[]){9, 2, 2})[1], (int[]){0, 8}, MPI_DOUBLE, &lit);
+  MPI_Send(buf, 1, lit, 1, 6, MPI_COMM_WORLD);
+}
+// CHECK-LABEL: void rows_and_literals(double *buf) {
+// CHECK: {{^}}  tempi_Send(buf, 1, row, 1, 5, MPI_COMM_WORLD, &tempi_gen_plan_{{[0-9a-f]+}});
+// CHECK: {{^}}  tempi_Send(buf, 1, lit, 1, 6, MPI_COMM_WORLD, &tempi_gen_plan_{{[0-9a-f]+}});
+// REMARK: remark: rewritten: MPI_Send -> tempi_Send: 'row' holds subarray(3, [4, 4, 4], [2, 2, 2], [0, 0, 0], C, MPI_DOUBLE)
+// REMARK: remark: rewritten: MPI_Send -> tempi_Send: 'lit' holds indexed(2, [2, 2], [0, 8], MPI_DOUBLE)

@@ -870,9 +870,12 @@ std::optional<int64_t> Evaluator::evalElement(const Expr *array, int64_t i, Poin
   if (!elementShift(a, shift, at, why))
     return std::nullopt;
   if (const auto *cl = dyn_cast<CompoundLiteralExpr>(a)) {
-    if (const auto *il = dyn_cast<InitListExpr>(cl->getInitializer()); il && i >= 0) {
-      if (static_cast<uint64_t>(i) < il->getNumInits())
-        return evalInt(il->getInit(static_cast<unsigned>(i)), at, why);
+    // `&((int[]){9, 1, 2})[1]`: element i of the argument is element i + 1 of the literal.
+    int64_t j = 0;
+    if (const auto *il = dyn_cast<InitListExpr>(cl->getInitializer());
+        il && !__builtin_add_overflow(i, shift, &j) && j >= 0) {
+      if (static_cast<uint64_t>(j) < il->getNumInits())
+        return evalInt(il->getInit(static_cast<unsigned>(j)), at, why);
       return 0;
     }
   }
@@ -927,25 +930,26 @@ bool Evaluator::onlyElementOf(const VarDecl *x, int64_t i, const Expr *a, Unreso
 bool Evaluator::elementShift(const Expr *&a, int64_t &shift, Point at, Unresolved &why) {
   const Expr *base = nullptr, *index = nullptr;
   if (const auto *uo = dyn_cast<UnaryOperator>(a); uo && uo->getOpcode() == UO_AddrOf) {
+    // `&a[k]` of anything indexed: `&rows[r][0]` becomes the row `rows[r]`, read as one.
     if (const auto *ase = dyn_cast<ArraySubscriptExpr>(uo->getSubExpr()->IgnoreParens())) {
-      base = ase->getBase();
+      base = ase->getBase()->IgnoreParenImpCasts();
       index = ase->getIdx();
     }
   } else if (const auto *bo = dyn_cast<BinaryOperator>(a);
              bo && bo->getOpcode() == BO_Add && bo->getType()->isPointerType()) {
+    // `a + k` only of a named variable (an array's elements are read as such; a pointer gets
+    // its remark), since pointer arithmetic on anything else is no index the readers know.
     const bool lhsPointer = bo->getLHS()->getType()->isPointerType();
-    base = lhsPointer ? bo->getLHS() : bo->getRHS();
+    base = dyn_cast<DeclRefExpr>((lhsPointer ? bo->getLHS() : bo->getRHS())->IgnoreParenImpCasts());
     index = lhsPointer ? bo->getRHS() : bo->getLHS();
   }
-  // Only a named variable (an array's elements are read as such; a pointer gets its remark).
-  const auto *named = base ? dyn_cast<DeclRefExpr>(base->IgnoreParenImpCasts()) : nullptr;
-  if (!named)
+  if (!base)
     return true;
   std::optional<int64_t> j = evalInt(index, at, why);
   if (!j)
     return false;
   shift = *j;
-  a = named;
+  a = base;
   return true;
 }
 

@@ -72,11 +72,11 @@ public:
   /// `&x` of a local scalar (not an array, reference or parameter): x, else nullptr. MPI reads
   /// it as a one-element array.
   static const clang::VarDecl *scalarAddressed(const clang::Expr *a);
-  /// Whether element i of `&x` (the expression `a`) is x itself (i == 0); else why not.
-  /// `&a[k]` or `a + k` (also `k + a`) of a named variable: `a` becomes the variable and `shift`
-  /// k, so element i of the argument is element i + k of the variable. Anything else is left as
-  /// it is (true); false when k is not proven (`why` says why).
+  /// `&a[k]` (a anything indexed) or `a + k` / `k + a` (a a named variable): `a` becomes that
+  /// base and `shift` k, so element i of the argument is element i + k of the base. Anything
+  /// else is left as it is (true); false when k is not proven (`why` says why).
   bool elementShift(const clang::Expr *&a, int64_t &shift, Point at, Unresolved &why);
+  /// Whether element i of `&x` (the expression `a`) is x itself (i == 0); else why not.
   static bool onlyElementOf(const clang::VarDecl *x, int64_t i, const clang::Expr *a,
                             Unresolved &why);
   /// The definition of element i of an array argument (for arrays of datatypes or of spelled
