@@ -140,12 +140,15 @@ bool paramIsConstPointer(const CallExpr *c, int i) {
 
 namespace {
 
+bool isGetAddress(const std::string &name) {
+  return name == "MPI_Get_address" || name == "MPI_Address"; // MPI-1's name, same arguments
+}
+
 /// The MPI datatype calls whose pointer arguments the flow reads as outputs or reads: the
 /// constructors, the size and extent queries, commit and free, and MPI_(Get_)address.
 bool isTypeCall(const std::string &name) {
   return findConstructor(name) || findTypeQuery(name) ||
-         findTypeManagement(name) != TypeManagement::None || name == "MPI_Get_address" ||
-         name == "MPI_Address";
+         findTypeManagement(name) != TypeManagement::None || isGetAddress(name);
 }
 
 /// The value of a constant index: Clang's folder, or, with bound parameters, +, -, * of bound
@@ -1219,10 +1222,11 @@ private:
         // `types + 1` is `&types[1]`: an element's address, for a constructor's output or a
         // read-only parameter as much as for anything else.
         const auto *arith = dyn_cast_or_null<BinaryOperator>(pp);
-        if (arith && arith->getOpcode() == BO_Add && arith->getType()->isPointerType() &&
-            rowLength(arrayType, ctx_)) {
+        const bool pointerPlus =
+            arith && arith->getOpcode() == BO_Add && arith->getType()->isPointerType();
+        if (pointerPlus && rowLength(arrayType, ctx_)) {
           pp = skipUp(pm_, arith, child); // a row of a 2-D array: read whole, or it escapes
-        } else if (arith && arith->getOpcode() == BO_Add && arith->getType()->isPointerType()) {
+        } else if (pointerPlus) {
           const Expr *offset = arith->getLHS() == child ? arith->getRHS() : arith->getLHS();
           if (std::optional<int64_t> k = indexValue(offset, e))
             e.element = *k;
@@ -1466,7 +1470,7 @@ private:
       events_[vd].push_back(e);
       return;
     }
-    if ((name == "MPI_Get_address" || name == "MPI_Address") && call->getNumArgs() == 2) {
+    if (isGetAddress(name) && call->getNumArgs() == 2) {
       if (i == 1) {
         e.kind = VarEvent::GetAddressOut;
         e.stmt = call;

@@ -57,8 +57,8 @@ constexpr std::string_view kNeutralMpi[] = {
     "MPI_Comm_rank",    "MPI_Comm_size",       "MPI_Cart_rank", "MPI_Cart_coords",
     "MPI_Cart_shift",   "MPI_Cart_get",        "MPI_Cartdim_get", "MPI_Dims_create",
     "MPI_Type_size",       "MPI_Type_size_c", "MPI_Type_get_extent",
-    "MPI_Type_get_extent_c", "MPI_Type_get_true_extent", "MPI_Get_address", "MPI_Address", "MPI_Aint_add",
-    "MPI_Aint_diff",    "MPI_Error_string",    "MPI_Wtime",     "MPI_Wtick",
+    "MPI_Type_get_extent_c", "MPI_Type_get_true_extent", "MPI_Get_address", "MPI_Address",
+    "MPI_Aint_add",     "MPI_Aint_diff",       "MPI_Error_string", "MPI_Wtime", "MPI_Wtick",
 };
 
 /// Entry points of libtempi that do not flush (tempi.h): the nonblocking receives and the
