@@ -107,6 +107,8 @@ private:
   // Helpers.
   bool fail(SourceState &s, const std::string &what, const std::string &details);
   void dropRewrite(SourceState &s);
+  /// Whether the user's compiler accepts `s` as written (-fsyntax-only, the user's flags).
+  bool originalCompiles(const SourceState &s);
   int runStep(const std::vector<std::string> &argv, bool capture, std::string *output);
   int runWrapper(const std::vector<std::string> &args, bool capture, std::string *output,
                  const std::string &stdinPath = "");
@@ -358,6 +360,29 @@ bool Pipeline::fail(SourceState &s, const std::string &what, const std::string &
     warn(what + "; compiling " + s.original + " unchanged");
   }
   return false;
+}
+
+bool Pipeline::originalCompiles(const SourceState &s) {
+  if (cfg_.show)
+    return true; // -show prints the commands of the build, not of this check
+  std::vector<std::string> args;
+  const std::vector<std::string> all = argsForOne(s, s.original);
+  for (size_t i = 0; i < all.size(); ++i) {
+    const std::string &a = all[i];
+    // Dependency output is the real compile's to write.
+    if (a == "-MD" || a == "-MMD" || a == "-MP")
+      continue;
+    if (a == "-MF" || a == "-MT" || a == "-MQ") {
+      ++i;
+      continue;
+    }
+    if (a.rfind("-MF", 0) == 0 || a.rfind("-MT", 0) == 0 || a.rfind("-MQ", 0) == 0)
+      continue;
+    args.push_back(a);
+  }
+  args.push_back("-fsyntax-only");
+  std::string out;
+  return runWrapper(args, true, &out) == 0;
 }
 
 int Pipeline::runStep(const std::vector<std::string> &argv, bool capture, std::string *output) {
@@ -781,6 +806,12 @@ void Pipeline::analyze(SourceState &s, size_t ordinal) {
     std::string why = !r.error.empty() ? r.error
                       : r.exitCode != 0 ? "exit code " + std::to_string(r.exitCode)
                                         : "no output file";
+    // A source the user's compiler rejects too is the user's to fix: it is compiled as written,
+    // and the compiler's diagnostics and exit code are the answer, with no word of TEMPI's.
+    if (r.exitCode != 0 && r.error.empty() && !originalCompiles(s)) {
+      dropRewrite(s);
+      return;
+    }
     std::string line = firstErrorLine(r.output);
     fail(s, "tempi-rewrite failed on " + s.original + " (" + why + (line.empty() ? "" : ": " + line) + ")",
          r.output);
@@ -1177,17 +1208,19 @@ int Pipeline::compileAndLink() {
     std::string out;
     int rc = runWrapper(args, !cfg_.show, &out, stdinPath);
     if (rc != 0) {
-      // As in compileOnly: when the source as written does not compile either, the compiler's
-      // diagnostics and exit code are the answer. Otherwise its object replaces the source.
+      // As in compileOnly, the source as written decides whose failure it is. When it compiles,
+      // its object replaces the source.
       std::string plainOut;
       std::vector<std::string> plain = base;
       const std::string plainObject = dirName(s.rewrittenPath) + "/" + stem(s.original) + ".plain.o";
       plain.insert(plain.end(), {"-c", s.original, "-o", plainObject});
       const int plainRc = runWrapper(plain, true, &plainOut);
       if (plainRc != 0) {
-        dropRewrite(s);
-        std::cerr << plainOut;
-        return plainRc;
+        // The user's command fails as written: run it as written, so every source's
+        // diagnostics are printed, as the MPI wrapper prints them.
+        for (auto &other : sources_)
+          dropRewrite(other);
+        return passThrough();
       }
       fail(s, "the rewritten " + s.original + " did not compile (exit code " +
                   std::to_string(rc) + ")", out);
