@@ -494,18 +494,17 @@ std::vector<std::string> Pipeline::mpiFrontEndFlags() {
   return *mpiFlags_;
 }
 
-/// With OpenMP on, a source may include <omp.h>, which the wrapped compiler (gcc) keeps in its
-/// private include folder and Clang's resource folder lacks unless libomp-dev is installed: the
-/// tool would fail to parse a file that compiles. That folder is added last (-idirafter), so it
-/// only serves headers no other folder has; Clang's own builtin headers still come first.
+/// A source may include <omp.h> (with or without -fopenmp: gcc finds it either way), which the
+/// wrapped compiler (gcc) keeps in its private include folder and Clang's resource folder lacks
+/// unless libomp-dev is installed: the tool would fail to parse a file that compiles. That folder
+/// is added last (-idirafter), so it only serves headers no other folder has; Clang's own
+/// builtin headers still come first.
 std::vector<std::string> Pipeline::compilerHeaderFlags() {
   if (compilerHeaderFlags_)
     return *compilerHeaderFlags_;
   compilerHeaderFlags_.emplace();
-  const bool openmp = std::any_of(cl_.frontEndFlags.begin(), cl_.frontEndFlags.end(),
-                                  [](const std::string &f) { return f.rfind("-fopenmp", 0) == 0; });
   mpiFrontEndFlags(); // sets wrappedCompiler_
-  if (!openmp || wrappedCompiler_.empty())
+  if (wrappedCompiler_.empty())
     return *compilerHeaderFlags_;
   const std::string compiler = findProgram(wrappedCompiler_);
   if (compiler.empty())
