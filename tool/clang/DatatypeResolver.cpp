@@ -692,8 +692,9 @@ TypeExprPtr DatatypeResolver::fromHelperOutput(const CallExpr *call, unsigned ar
   // reference parameter is handed as `&face`.
   const bool byReference = out->getType()->isReferenceType();
   ParentMap pm(def->getBody());
-  const CallExpr *builder = nullptr;
-  const ConstructorSpec *spec = nullptr;
+  // Every constructor that builds into the parameter; which one a call runs is decided below,
+  // with the parameters bound to the call's arguments.
+  std::vector<std::pair<const CallExpr *, const ConstructorSpec *>> builders;
   for (const DeclRefExpr *d : scan.refs) {
     if (d->getDecl() != out)
       continue;
@@ -719,13 +720,7 @@ TypeExprPtr DatatypeResolver::fromHelperOutput(const CallExpr *call, unsigned ar
     const ConstructorSpec *cs = c ? findConstructor(calleeName(c)) : nullptr;
     if (cs && k >= 0 && static_cast<size_t>(k) < cs->args.size() &&
         cs->args[k].role == ArgRole::NewType) {
-      if (builder) {
-        refuse("which writes '" + param + "' twice (" + lineOf(c->getBeginLoc(), sm) + ")",
-               c->getBeginLoc());
-        return nullptr;
-      }
-      builder = c;
-      spec = cs;
+      builders.push_back({c, cs});
       continue;
     }
     if (c && k == 0 && findTypeManagement(calleeName(c)) == TypeManagement::Commit)
@@ -735,7 +730,7 @@ TypeExprPtr DatatypeResolver::fromHelperOutput(const CallExpr *call, unsigned ar
            d->getBeginLoc());
     return nullptr;
   }
-  if (!builder) {
+  if (builders.empty()) {
     refuse("which never builds a datatype into '" + param + "'", def->getLocation());
     return nullptr;
   }
@@ -744,6 +739,29 @@ TypeExprPtr DatatypeResolver::fromHelperOutput(const CallExpr *call, unsigned ar
   std::unique_ptr<FunctionFlow> flow = bindHelper(def, call, at, depth, b, refuse, out);
   if (!flow)
     return nullptr;
+  // Of several constructors (`if (kind == 0) contiguous else vector`), the call's constant
+  // arguments must leave exactly one on a path it can take.
+  const CallExpr *builder = nullptr;
+  const ConstructorSpec *spec = nullptr;
+  std::vector<const CallExpr *> taken;
+  for (const auto &[c, cs] : builders) {
+    if (builders.size() > 1 && !flow->mayRun(c))
+      continue;
+    taken.push_back(c);
+    builder = c;
+    spec = cs;
+  }
+  if (taken.size() != 1) {
+    std::string lines;
+    for (size_t i = 0; i < builders.size(); ++i)
+      lines += (i == 0 ? "" : i + 1 == builders.size() ? " and " : ", ") +
+               lineOf(builders[i].first->getBeginLoc(), sm);
+    refuse(taken.empty() ? "which builds '" + param + "' on no path this call takes (" + lines + ")"
+                         : "which builds '" + param + "' with the constructors on " + lines +
+                               ", more than one of which this call may run",
+           builders[0].first->getBeginLoc());
+    return nullptr;
+  }
   if (!flow->runsOncePerCall(builder)) {
     refuse("whose constructor on " + lineOf(builder->getBeginLoc(), sm) +
                " does not run exactly once in every call",

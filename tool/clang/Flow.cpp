@@ -1834,6 +1834,11 @@ bool FunctionFlow::runsOncePerCall(const Stmt *s) const {
   return !reaches(std::nullopt, exit, {*p}) && !reaches(p, *p, {});
 }
 
+bool FunctionFlow::mayRun(const Stmt *s) const {
+  std::optional<CfgPos> p = cfg_ ? position(s) : std::nullopt;
+  return p && reaches(std::nullopt, *p, {});
+}
+
 std::vector<const VarEvent *> FunctionFlow::eventsFor(const VarDecl *var,
                                                       std::optional<int64_t> element) const {
   std::vector<const VarEvent *> out;

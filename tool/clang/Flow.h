@@ -155,6 +155,9 @@ public:
   /// Whether statement `s` runs exactly once in every call of the function that returns: every
   /// path from the entry to the exit passes it, and no path leads from it back to itself.
   bool runsOncePerCall(const clang::Stmt *s) const;
+  /// Whether some path from the entry reaches statement `s` (with bound parameters, only the
+  /// branches they decide are taken). False for a statement not in the CFG.
+  bool mayRun(const clang::Stmt *s) const;
   /// Where an event of `var` happens (its initializer: the declaration), if in the CFG.
   std::optional<CfgPos> eventPosition(const VarEvent &e, const clang::VarDecl *var) const;
 
