@@ -126,6 +126,8 @@ private:
   const CompilerMacros &compilerMacros(const SourceState &s);
   bool compiledAsCxx(const SourceState &s) const;
   std::vector<std::string> tempiLinkFlags(bool withCuda) const;
+  /// tempiLinkFlags, placed in `link` where libtempi comes before the MPI library.
+  void addTempiLinkFlags(std::vector<std::string> &link, bool withCuda) const;
   bool inputsUseTempi(bool &withCuda) const;
   bool linksRuntimeAnyway() const;
   void fixDependencies(const SourceState &s) const;
@@ -990,9 +992,33 @@ int Pipeline::linkOnly() {
   if (!inputsUseTempi(cuda) && !linksRuntimeAnyway())
     return passThrough();
   std::vector<std::string> args = cl_.args;
-  for (const auto &f : tempiLinkFlags(cuda))
-    args.push_back(f);
+  addTempiLinkFlags(args, cuda);
   return runWrapper(args, false, nullptr);
+}
+
+/// libtempi interposes the MPI only when it comes before the MPI library in the program's load
+/// order. The wrapper adds its own MPI library after everything the user wrote, so the flags are
+/// appended; but a link line that names the MPI library itself (`-lmpich`, as CMake's
+/// ${MPI_C_LIBRARIES} gives) gets them just before it, where --as-needed also keeps libtempi
+/// (the objects before it call MPI_*).
+void Pipeline::addTempiLinkFlags(std::vector<std::string> &link, bool withCuda) const {
+  auto namesMpiLibrary = [](const std::string &a) {
+    std::string name; // -lNAME, or a path to libNAME.so[.N]
+    if (a.rfind("-l", 0) == 0) {
+      name = a.substr(2);
+    } else if (a.empty() || a[0] != '-') {
+      const std::string base = baseName(a);
+      const size_t so = base.find(".so");
+      if (base.rfind("lib", 0) == 0 && so != std::string::npos)
+        name = base.substr(3, so - 3);
+    }
+    // mpi, mpich, mpi_cxx, mpichcxx, mpifort, mpi_usempif08, ...
+    return name == "mpi" || name == "mpifort" || name == "mpicxx" || name.rfind("mpi_", 0) == 0 ||
+           name.rfind("mpich", 0) == 0;
+  };
+  auto at = std::find_if(link.begin(), link.end(), namesMpiLibrary);
+  const std::vector<std::string> flags = tempiLinkFlags(withCuda);
+  link.insert(at, flags.begin(), flags.end());
 }
 
 std::vector<std::string> Pipeline::argsForOne(const SourceState &s,
@@ -1249,8 +1275,7 @@ int Pipeline::compileAndLink() {
   bool anyReplaced = std::any_of(replaced.begin(), replaced.end(), [](bool b) { return b; });
   if (!anyReplaced && !objectsUseTempi && !linksRuntimeAnyway())
     return passThrough();
-  for (const auto &f : tempiLinkFlags(cuda))
-    link.push_back(f);
+  addTempiLinkFlags(link, cuda);
   return runWrapper(link, false, nullptr);
 }
 
