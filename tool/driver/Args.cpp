@@ -240,7 +240,10 @@ CommandLine classify(std::vector<std::string> args) {
     cl.action = Action::Assemble;
   else if (sawCompile)
     cl.action = Action::Compile;
-  else if (cl.sources.empty() && cl.otherInputs.empty())
+  else if (cl.sources.empty() && cl.otherInputs.empty() &&
+           std::none_of(cl.linkOnly.begin(), cl.linkOnly.end(), [&](size_t i) {
+             return startsWith(a[i], "-l"); // libraries are inputs: `-o p -L. -lmain` links
+           }))
     cl.action = Action::Preprocess; // an information query (-v, -show, -dumpversion, ...)
   else
     cl.action = Action::Link;
