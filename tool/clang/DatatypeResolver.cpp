@@ -743,20 +743,20 @@ TypeExprPtr DatatypeResolver::fromHelperOutput(const CallExpr *call, unsigned ar
   // arguments must leave exactly one on a path it can take.
   const CallExpr *builder = nullptr;
   const ConstructorSpec *spec = nullptr;
-  std::vector<const CallExpr *> taken;
+  size_t taken = 0;
   for (const auto &[c, cs] : builders) {
     if (builders.size() > 1 && !flow->mayRun(c))
       continue;
-    taken.push_back(c);
+    ++taken;
     builder = c;
     spec = cs;
   }
-  if (taken.size() != 1) {
+  if (taken != 1) {
     std::string lines;
     for (size_t i = 0; i < builders.size(); ++i)
       lines += (i == 0 ? "" : i + 1 == builders.size() ? " and " : ", ") +
                lineOf(builders[i].first->getBeginLoc(), sm);
-    refuse(taken.empty() ? "which builds '" + param + "' on no path this call takes (" + lines + ")"
+    refuse(taken == 0 ? "which builds '" + param + "' on no path this call takes (" + lines + ")"
                          : "which builds '" + param + "' with the constructors on " + lines +
                                ", more than one of which this call may run",
            builders[0].first->getBeginLoc());

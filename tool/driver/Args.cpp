@@ -172,6 +172,8 @@ CommandLine classify(std::vector<std::string> args) {
         sawPreprocess = true;
       else if (arg == "-MD" || arg == "-MMD")
         cl.deps = true;
+      if (arg == "-MD" || arg == "-MMD" || arg == "-MP")
+        cl.depOutput.push_back(i);
 
       if (takesSeparateValue(arg) && i + 1 < a.size()) {
         const std::string &value = a[i + 1];
@@ -182,6 +184,10 @@ CommandLine classify(std::vector<std::string> args) {
           cl.depFile = value;
         } else if (arg == "-MT" || arg == "-MQ") {
           cl.depTargetGiven = true;
+        }
+        if (arg == "-MF" || arg == "-MT" || arg == "-MQ") {
+          cl.depOutput.push_back(i);
+          cl.depOutput.push_back(i + 1);
         } else if (arg == "-x") {
           if (value == "none")
             forcedLang.reset();
@@ -208,8 +214,10 @@ CommandLine classify(std::vector<std::string> args) {
         cl.output = arg.substr(2);
       } else if (startsWith(arg, "-MF") && arg.size() > 3) {
         cl.depFile = arg.substr(3);
+        cl.depOutput.push_back(i);
       } else if ((startsWith(arg, "-MT") || startsWith(arg, "-MQ")) && arg.size() > 3) {
         cl.depTargetGiven = true;
+        cl.depOutput.push_back(i);
       } else if (startsWith(arg, "-x") && arg.size() > 2) {
         std::string value = arg.substr(2);
         if (value == "none")

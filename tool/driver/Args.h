@@ -44,6 +44,9 @@ struct CommandLine {
   std::optional<std::string> depFile;  ///< -MF's value
   bool depTargetGiven = false;         ///< -MT or -MQ present
   bool deps = false;                   ///< -MD or -MMD present
+  /// Indices of the arguments that ask for dependency output (-MD, -MMD, -MP, -MF/-MT/-MQ and
+  /// their values): left out of a compile that must write nothing but its diagnostics.
+  std::vector<size_t> depOutput;
   /// Arguments that take part in preprocessing and language selection (-I, -D, -std, -include,
   /// ...), in order: what tempi-rewrite needs to parse a source as the compiler would.
   std::vector<std::string> frontEndFlags;

@@ -75,8 +75,10 @@ private:
   std::string objectOf(const SourceState &s) const {
     return cl_.output ? *cl_.output : defaultObjectName(s.original);
   }
-  /// The command's arguments for `s` alone: other sources left out, `s` spelled as `path`.
-  std::vector<std::string> argsForOne(const SourceState &s, const std::string &path) const;
+  /// The command's arguments for `s` alone: other sources left out, `s` spelled as `path`, and
+  /// the arguments at the indices in `leaveOut`.
+  std::vector<std::string> argsForOne(const SourceState &s, const std::string &path,
+                                      const std::vector<size_t> &leaveOut = {}) const;
   void startSpeculation(SourceState &s, size_t ordinal);
   std::vector<std::string> rewriteArgv(const SourceState &s, bool withOutputs);
   /// The command's preprocessor and language flags for `s` (what the tool, the prescan and -M
@@ -367,21 +369,8 @@ bool Pipeline::fail(SourceState &s, const std::string &what, const std::string &
 bool Pipeline::originalCompiles(const SourceState &s) {
   if (cfg_.show)
     return true; // -show prints the commands of the build, not of this check
-  std::vector<std::string> args;
-  const std::vector<std::string> all = argsForOne(s, s.original);
-  for (size_t i = 0; i < all.size(); ++i) {
-    const std::string &a = all[i];
-    // Dependency output is the real compile's to write.
-    if (a == "-MD" || a == "-MMD" || a == "-MP")
-      continue;
-    if (a == "-MF" || a == "-MT" || a == "-MQ") {
-      ++i;
-      continue;
-    }
-    if (a.rfind("-MF", 0) == 0 || a.rfind("-MT", 0) == 0 || a.rfind("-MQ", 0) == 0)
-      continue;
-    args.push_back(a);
-  }
+  // Dependency output is the real compile's to write.
+  std::vector<std::string> args = argsForOne(s, s.original, cl_.depOutput);
   args.push_back("-fsyntax-only");
   std::string out;
   return runWrapper(args, true, &out) == 0;
@@ -1021,14 +1010,14 @@ void Pipeline::addTempiLinkFlags(std::vector<std::string> &link, bool withCuda) 
   link.insert(at, flags.begin(), flags.end());
 }
 
-std::vector<std::string> Pipeline::argsForOne(const SourceState &s,
-                                              const std::string &path) const {
+std::vector<std::string> Pipeline::argsForOne(const SourceState &s, const std::string &path,
+                                              const std::vector<size_t> &leaveOut) const {
   std::vector<std::string> args;
   for (size_t i = 0; i < cl_.args.size(); ++i) {
     bool otherSource = std::any_of(cl_.sources.begin(), cl_.sources.end(), [&](const Input &in) {
       return in.index == i && in.index != s.input.index;
     });
-    if (!otherSource)
+    if (!otherSource && std::find(leaveOut.begin(), leaveOut.end(), i) == leaveOut.end())
       args.push_back(i == s.input.index ? path : cl_.args[i]);
   }
   return args;
@@ -1243,8 +1232,6 @@ int Pipeline::compileAndLink() {
       if (plainRc != 0) {
         // The user's command fails as written: run it as written, so every source's
         // diagnostics are printed, as the MPI wrapper prints them.
-        for (auto &other : sources_)
-          dropRewrite(other);
         return passThrough();
       }
       fail(s, "the rewritten " + s.original + " did not compile (exit code " +
