@@ -3,6 +3,7 @@
 #include "tool/driver/Driver.h"
 
 #include "tool/driver/KernelCache.h"
+#include "tool/driver/LinkLibraries.h"
 #include "tool/driver/Prescan.h"
 #include "tool/driver/Process.h"
 #include "tool/driver/RewriteCache.h"
@@ -936,8 +937,14 @@ std::vector<std::string> Pipeline::tempiLinkFlags(bool withCuda) const {
 
 bool Pipeline::inputsUseTempi(bool &withCuda) const {
   bool uses = false;
-  for (size_t i : cl_.otherInputs) {
-    const std::string &path = cl_.args[i];
+  std::vector<std::string> paths;
+  for (size_t i : cl_.otherInputs)
+    paths.push_back(cl_.args[i]);
+  // Archives named by -l are what a build system's own static libraries usually look like.
+  const std::vector<std::string> libraryPath = splitLibraryPath(getenv("LIBRARY_PATH"));
+  for (std::string &archive : archivesNamedByLibraries(cl_, libraryPath))
+    paths.push_back(std::move(archive));
+  for (const std::string &path : paths) {
     auto dot = path.rfind('.');
     std::string ext = dot == std::string::npos ? "" : path.substr(dot);
     if (ext != ".o" && ext != ".a" && ext != ".obj")
