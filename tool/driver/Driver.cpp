@@ -133,6 +133,7 @@ private:
   void addTempiLinkFlags(std::vector<std::string> &link, bool withCuda) const;
   bool inputsUseTempi(bool &withCuda) const;
   bool linksRuntimeAnyway() const;
+  bool isCompilerProbe() const;
   void fixDependencies(const SourceState &s) const;
   void warn(const std::string &msg) const { std::cerr << cfg_.self << ": warning: " << msg << "\n"; }
   void error(const std::string &msg) const { std::cerr << cfg_.self << ": error: " << msg << "\n"; }
@@ -974,8 +975,23 @@ int Pipeline::passThrough() {
   return 1;
 }
 
+/// CMake learns a compiler's implicit libraries from the verbose link of a probe program
+/// (CMakeCCompilerABI.c, CMakeCXXCompilerABI.cpp) and adds them to every link made by another
+/// language's compiler: with libtempi among them, a C++ or Fortran link of a project built with
+/// CC=tempi-cc got -ltempi without its rpath, and the program could not start. The probe is no
+/// MPI program; it is linked as the MPI wrapper links it.
+bool Pipeline::isCompilerProbe() const {
+  auto probe = [&](size_t i) {
+    const std::string base = baseName(cl_.args[i]);
+    return base.rfind("CMake", 0) == 0 && base.find("CompilerABI.") != std::string::npos;
+  };
+  return std::any_of(cl_.otherInputs.begin(), cl_.otherInputs.end(), probe) ||
+         std::any_of(cl_.sources.begin(), cl_.sources.end(),
+                     [&](const Input &in) { return probe(in.index); });
+}
+
 bool Pipeline::linksRuntimeAnyway() const {
-  if (!cfg_.linkRuntime)
+  if (!cfg_.linkRuntime || isCompilerProbe())
     return false;
   // There is no static libtempi: a static link gets the runtime only where it cannot do
   // without (and fails there, saying so, as before).

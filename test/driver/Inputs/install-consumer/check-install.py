@@ -35,6 +35,15 @@ if "tempi-cxx" in built:
     cxx = os.path.join(prefix, "bin", "tempi-cxx")
     need(os.path.islink(cxx) and os.readlink(cxx) == "tempi-cc",
          "bin/tempi-cxx is a relative link to tempi-cc")
+# CMake's lookup of the compiler's archiver under the "tempi-" prefix (tool/driver/tempi-binutils).
+binutils = ["tempi-gcc-ar", "tempi-gcc-ranlib", "tempi-gcc-nm"]
+if "tempi-cc" in built:
+    need(executable(os.path.join(prefix, "bin", "tempi-binutils")), "bin/tempi-binutils")
+    for b in binutils:
+        path = os.path.join(prefix, "bin", b)
+        need(os.path.islink(path) and os.readlink(path) == "tempi-binutils",
+             "bin/%s is a relative link to tempi-binutils" % b)
+    programs += ["tempi-binutils"] + binutils
 for p in sorted(set(os.listdir(os.path.join(prefix, "bin"))) - set(programs)):
     need(False, "bin/%s is installed but is not one of TEMPI's programs" % p)
 
