@@ -69,6 +69,17 @@ public:
   std::vector<const DeclRefExpr *> refs;
 };
 
+/// Whether the file being rewritten declares `vd` itself. The standard reserves the MPI_ prefix,
+/// so a global of that name declared elsewhere is taken for one the MPI predefines; but real
+/// programs name their own datatypes so (`MPI_Datatype MPI_Particle;`), and those are followed
+/// like any other global.
+bool declaredInMainFile(const VarDecl *vd, const SourceManager &sm) {
+  for (const VarDecl *r : vd->redecls())
+    if (sm.isInMainFile(sm.getExpansionLoc(r->getLocation())))
+      return true;
+  return false;
+}
+
 /// "'t' is reassigned on line 9" -> "'t' in 'make' is reassigned on line 9";
 /// "count depends on 'n'" -> "'t' in 'make': count depends on 'n'".
 std::string inHelper(const std::string &reason, const std::string &var, const std::string &fn) {
@@ -101,7 +112,8 @@ TypeExprPtr DatatypeResolver::resolve(const Expr *e, Point at, Unresolved &why, 
       why = {"'" + name + "' is not a variable", loc};
       return nullptr;
     }
-    if (name.rfind("MPI_", 0) == 0 && !vd->hasLocalStorage()) {
+    if (name.rfind("MPI_", 0) == 0 && !vd->hasLocalStorage() &&
+        !declaredInMainFile(vd, ev_.context().getSourceManager())) {
       why = {"'" + name + "' is not a predefined datatype the tool knows", loc};
       return nullptr;
     }
