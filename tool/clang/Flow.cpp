@@ -577,6 +577,12 @@ public:
     VarEvent e;
     e.loc = d->getLocation();
     if (capturedByLambdaOrBlock(d, ctx_)) {
+      // A const number cannot change after its initialization, by reference or copy: the
+      // lambda only reads it. (A const datatype handle still can: a copy of it may be freed.)
+      const QualType t = vd->getType();
+      if (t.isConstQualified() && !t.isVolatileQualified() && !t->isReferenceType() &&
+          (t->isArithmeticType() || t->isEnumeralType()))
+        return true;
       escape(vd, e, "is captured by a lambda or block"); // no position: refuses every use
       return true;
     }
