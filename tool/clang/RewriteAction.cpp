@@ -398,6 +398,31 @@ newRewriteActionFactory(RewriteOptions options, std::map<std::string, RewriteRes
   return std::make_unique<Factory>(options, results);
 }
 
+tooling::ArgumentsAdjuster spelledSourceNames(std::vector<std::string> sources) {
+  return [sources = std::move(sources)](const tooling::CommandLineArguments &args,
+                                        StringRef file) {
+    tooling::CommandLineArguments adjusted = args;
+    for (const std::string &s : sources) {
+      llvm::SmallString<256> abs(s);
+      llvm::sys::fs::make_absolute(abs);
+      if (s == file || abs != file)
+        continue;
+      for (std::string &a : adjusted)
+        if (a == file)
+          a = s;
+      break;
+    }
+    return adjusted;
+  };
+}
+
+bool hasFlagSeparator(int argc, const char **argv) {
+  for (int i = 1; i < argc; ++i)
+    if (StringRef(argv[i]) == "--")
+      return true;
+  return false;
+}
+
 tooling::ArgumentsAdjuster tempiArgumentsAdjuster() {
   return [](const tooling::CommandLineArguments &args, StringRef file) {
     tooling::CommandLineArguments out;

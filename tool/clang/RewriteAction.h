@@ -54,4 +54,14 @@ void emitRemarks(clang::DiagnosticsEngine &diags, const Analysis &analysis,
 /// flags of an MPI compiler wrapper (mpicc -show) for compilation-database entries built with one.
 clang::tooling::ArgumentsAdjuster tempiArgumentsAdjuster();
 
+/// ClangTool hands the compiler each source by its absolute path, so diagnostics and remarks
+/// named it so where the user's compiler names it as given (`x.c:3:5:`). This adjuster gives the
+/// compiler the name each of `sources` was spelled by. Only for a fixed compilation database
+/// (flags after `--`), whose commands run in the current folder: a compilation database's
+/// commands run in folders of their own, where a relative name would not be found.
+clang::tooling::ArgumentsAdjuster spelledSourceNames(std::vector<std::string> sources);
+/// Whether the command line has `--`, after which CommonOptionsParser reads the flags of a fixed
+/// compilation database.
+bool hasFlagSeparator(int argc, const char **argv);
+
 } // namespace tempi::frontend

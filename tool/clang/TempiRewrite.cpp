@@ -72,6 +72,8 @@ int main(int argc, const char **argv) {
   for (int i = 1; i < argc; ++i)
     if (std::strcmp(argv[i], "-Rtempi") == 0)
       remarkFlag = true;
+  // Before the parser: it takes `--` and the flags after it off argv.
+  const bool fixedDatabase = tempi::frontend::hasFlagSeparator(argc, argv);
   auto parser = CommonOptionsParser::create(
       argc, argv, category, cl::OneOrMore,
       "Rewrites MPI calls whose datatypes are known at compile time into TEMPI runtime calls\n"
@@ -97,6 +99,8 @@ int main(int argc, const char **argv) {
 
   ClangTool tool(parser->getCompilations(), sources);
   tool.appendArgumentsAdjuster(clang::tooling::getClangStripOutputAdjuster());
+  if (fixedDatabase)
+    tool.appendArgumentsAdjuster(tempi::frontend::spelledSourceNames(sources));
   tool.appendArgumentsAdjuster(tempi::frontend::tempiArgumentsAdjuster());
   std::map<std::string, tempi::frontend::RewriteResult> results;
   tempi::frontend::RewriteOptions opts;

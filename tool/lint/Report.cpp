@@ -191,7 +191,8 @@ void writeFixesYaml(llvm::raw_ostream &os, const std::string &mainFile,
   for (const ReportedFinding &f : findings)
     for (const ReportedFinding::Fix &x : f.fixes)
       if (seen.insert({x.range.file, x.range.offset, x.range.length, x.text}).second)
-        tu.Replacements.emplace_back(x.range.file, x.range.offset, x.range.length, x.text);
+        tu.Replacements.emplace_back(absolutePath(x.range.file), x.range.offset, x.range.length,
+                                     x.text);
   llvm::yaml::Output yaml(os);
   yaml << tu;
 }

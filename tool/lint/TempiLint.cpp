@@ -74,6 +74,8 @@ int main(int argc, const char **argv) {
         outs() << "tempi-" << c.name << "  " << c.title << "\n";
       return kRan;
     }
+  // Before the parser: it takes `--` and the flags after it off argv.
+  const bool fixedDatabase = tempi::frontend::hasFlagSeparator(argc, argv);
   auto parser = CommonOptionsParser::create(
       argc, argv, category, cl::ZeroOrMore,
       "Reports MPI datatypes that are non-canonical, built twice, unresolvable at compile time,\n"
@@ -127,6 +129,8 @@ int main(int argc, const char **argv) {
 
   ClangTool tool(ownDb ? *ownDb : parser->getCompilations(), sources);
   tool.appendArgumentsAdjuster(tempi::frontend::tempiArgumentsAdjuster());
+  if (!ownDb && fixedDatabase)
+    tool.appendArgumentsAdjuster(tempi::frontend::spelledSourceNames(sources));
   std::map<std::string, tempi::lint::LintResult> results;
   tempi::lint::LintRunOptions opts;
   opts.checks.builtWithTempi = builtWithTempi;
