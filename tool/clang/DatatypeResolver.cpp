@@ -191,6 +191,18 @@ TypeExprPtr DatatypeResolver::resolve(const Expr *e, Point at, Unresolved &why, 
     return fromMember(me, std::nullopt, at, why, depth);
   if (const auto *call = dyn_cast<CallExpr>(inner))
     return fromHelperCall(call, at, why, depth);
+  for (const std::string &s : ev_.spellings(e)) {
+    if (s == "MPI_UB" || s == "MPI_LB") {
+      why = {"'" + s + "' is MPI-1's bound marker (removed in MPI-3), which the tool leaves to "
+                       "the MPI",
+             loc};
+      return nullptr;
+    }
+    if (s.rfind("MPI_", 0) == 0) {
+      why = {"'" + s + "' is not a predefined datatype the tool knows", loc};
+      return nullptr;
+    }
+  }
   why = {"the datatype expression is not a variable or a predefined type", loc};
   return nullptr;
 }
