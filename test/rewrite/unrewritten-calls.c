@@ -1,5 +1,6 @@
 // Calls tempi-rewrite never rewrites (collectives but the blocking alltoallv/w forms, MPI-4's
-// persistent collectives and partitioned calls, one-sided and file I/O calls) get a remark under --explain when a datatype argument is a derived type, saying what
+// persistent collectives and partitioned calls, one-sided and file I/O calls, the point-to-point
+// calls below) get a remark under --explain when a datatype argument is a derived type, saying what
 // libtempi does with them; with predefined types there is nothing to say.
 // RUN: cp %s %t.c
 // RUN: tempi-rewrite %t.c -- -I%mock_mpi > %t.out.c
@@ -53,5 +54,35 @@ void mpi4(double *a, double *b, MPI_Info info) {
   // REMARK: .c:[[@LINE-1]]:3: remark: MPI_Psend_init is left unchanged: tempi-rewrite does not rewrite it (datatype 'col'); libtempi does not interpose it either, so a device buffer reaches the MPI as it is
   MPI_Ialltoallv(a, counts, displs, col, b, counts, displs, MPI_DOUBLE, MPI_COMM_WORLD, &r[2]);
   // REMARK: .c:[[@LINE-1]]:3: remark: MPI_Ialltoallv is left unchanged: tempi-rewrite does not rewrite it (datatype 'col'); libtempi serves a device buffer there through a host copy
+  MPI_Type_free(&col);
+}
+
+// Point-to-point calls libtempi serves itself that the tool does not rewrite (MPICH's test suite,
+// session 26: MPI_Irsend and MPI_Mrecv got no remark at all), and MPI_Pack_external.
+typedef struct mock_message *MPI_Message;
+int MPI_Irsend(const void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *);
+int MPI_Ssend_init(const void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *);
+int MPI_Mrecv(void *, int, MPI_Datatype, MPI_Message *, MPI_Status *);
+int MPI_Isendrecv(const void *, int, MPI_Datatype, int, int, void *, int, MPI_Datatype, int, int,
+                  MPI_Comm, MPI_Request *);
+int MPI_Pack_external(const char *, const void *, int, MPI_Datatype, void *, MPI_Aint,
+                      MPI_Aint *);
+
+void p2p(double *a, double *b, MPI_Message *m, char *packed) {
+  MPI_Datatype col;
+  MPI_Request r[3];
+  MPI_Aint position = 0;
+  MPI_Type_vector(16, 1, 16, MPI_DOUBLE, &col);
+  MPI_Type_commit(&col);
+  MPI_Irsend(a, 1, col, 1, 0, MPI_COMM_WORLD, &r[0]);
+  // REMARK: .c:[[@LINE-1]]:3: remark: MPI_Irsend is left unchanged: tempi-rewrite does not rewrite it (datatype 'col'); libtempi packs a device buffer there with the plan it made at MPI_Type_commit
+  MPI_Ssend_init(a, 1, col, 1, 0, MPI_COMM_WORLD, &r[1]);
+  // REMARK: .c:[[@LINE-1]]:3: remark: MPI_Ssend_init is left unchanged: tempi-rewrite does not rewrite it (datatype 'col'); libtempi packs a device buffer there with the plan it made at MPI_Type_commit
+  MPI_Mrecv(b, 1, col, m, MPI_STATUS_IGNORE);
+  // REMARK: .c:[[@LINE-1]]:3: remark: MPI_Mrecv is left unchanged: tempi-rewrite does not rewrite it (datatype 'col'); libtempi packs a device buffer there with the plan it made at MPI_Type_commit
+  MPI_Isendrecv(a, 16, MPI_DOUBLE, 1, 0, b, 1, col, 1, 0, MPI_COMM_WORLD, &r[2]);
+  // REMARK: .c:[[@LINE-1]]:3: remark: MPI_Isendrecv is left unchanged: tempi-rewrite does not rewrite it (datatype 'col'); libtempi serves a device buffer there through a host copy
+  MPI_Pack_external("external32", a, 1, col, packed, 128, &position);
+  // REMARK: .c:[[@LINE-1]]:3: remark: MPI_Pack_external is left unchanged: tempi-rewrite does not rewrite it (datatype 'col'); libtempi does not interpose it either, so a device buffer reaches the MPI as it is
   MPI_Type_free(&col);
 }

@@ -197,6 +197,15 @@ std::vector<UnrewrittenCallSpec> makeUnrewrittenCalls() {
     for (const char *n : names)
       calls.push_back({n, args, runtime});
   };
+  // Point-to-point calls libtempi serves itself (InterposeP2PMore.cpp) that the tool does not
+  // rewrite.
+  const char *packedByRuntime =
+      "libtempi packs a device buffer there with the plan it made at MPI_Type_commit";
+  add({"MPI_Ibsend", "MPI_Irsend", "MPI_Bsend_init", "MPI_Ssend_init", "MPI_Rsend_init",
+       "MPI_Mrecv", "MPI_Imrecv"},
+      {2}, packedByRuntime);
+  add({"MPI_Isendrecv"}, {2, 7}, mirrored);
+  add({"MPI_Isendrecv_replace"}, {2}, mirrored);
   add({"MPI_Bcast", "MPI_Ibcast"}, {2}, mirrored);
   add({"MPI_Gather", "MPI_Igather", "MPI_Scatter", "MPI_Iscatter", "MPI_Allgather",
        "MPI_Iallgather", "MPI_Alltoall", "MPI_Ialltoall", "MPI_Neighbor_allgather",
@@ -233,6 +242,8 @@ std::vector<UnrewrittenCallSpec> makeUnrewrittenCalls() {
        "MPI_File_iwrite_all", "MPI_File_iwrite_shared", "MPI_File_read_all_begin",
        "MPI_File_write_all_begin", "MPI_File_read_ordered_begin", "MPI_File_write_ordered_begin"},
       {3}, notInterposed);
+  add({"MPI_Pack_external"}, {3}, notInterposed);
+  add({"MPI_Unpack_external"}, {6}, notInterposed);
   add({"MPI_File_read_at", "MPI_File_read_at_all", "MPI_File_write_at", "MPI_File_write_at_all",
        "MPI_File_iread_at", "MPI_File_iread_at_all", "MPI_File_iwrite_at",
        "MPI_File_iwrite_at_all", "MPI_File_read_at_all_begin", "MPI_File_write_at_all_begin"},
