@@ -278,14 +278,7 @@ bool isHarmlessLinkerFlag(std::string_view arg) {
   static constexpr std::string_view kHarmless[] = {
       "--as-needed", "--no-as-needed", "-O1", "-O2", "--enable-new-dtags", "--disable-new-dtags",
       "--gc-sections", "-z", "relro", "now", "noexecstack", "--build-id"};
-  std::vector<std::string_view> parts;
-  for (size_t start = 4; start <= arg.size();) {
-    size_t comma = arg.find(',', start);
-    if (comma == std::string_view::npos)
-      comma = arg.size();
-    parts.push_back(arg.substr(start, comma - start));
-    start = comma + 1;
-  }
+  const std::vector<std::string_view> parts = linkerWords(arg);
   for (size_t k = 0; k < parts.size(); ++k) {
     std::string_view p = parts[k];
     if (p == "-rpath" || p == "-rpath-link") {
@@ -303,6 +296,18 @@ bool isHarmlessLinkerFlag(std::string_view arg) {
   return true;
 }
 } // namespace
+
+std::vector<std::string_view> linkerWords(std::string_view arg) {
+  std::vector<std::string_view> words;
+  for (size_t start = 4; start <= arg.size();) {
+    size_t comma = arg.find(',', start);
+    if (comma == std::string_view::npos)
+      comma = arg.size();
+    words.push_back(arg.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return words;
+}
 
 bool isWholeProgram(const CommandLine &cl) {
   if (cl.action != Action::Link || cl.sources.size() != 1 || !cl.otherInputs.empty())

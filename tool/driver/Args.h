@@ -10,6 +10,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tempi::driver {
@@ -64,6 +65,9 @@ CommandLine classify(std::vector<std::string> args);
 /// exports nothing to libraries it may load (no -rdynamic, no linker flags but -rpath and a few
 /// harmless ones). tempi-rewrite may then prove globals of external linkage (--whole-program).
 bool isWholeProgram(const CommandLine &cl);
+
+/// The linker's own words of "-Wl,a,b,c": a, b, c.
+std::vector<std::string_view> linkerWords(std::string_view wlArg);
 
 /// "dir/name.c" -> "name.o" (what GCC writes for -c without -o).
 std::string defaultObjectName(const std::string &source);

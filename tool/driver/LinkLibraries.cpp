@@ -11,19 +11,6 @@ bool startsWith(std::string_view s, std::string_view prefix) {
   return s.substr(0, prefix.size()) == prefix;
 }
 
-/// -Wl,a,b,c and -Xlinker a: the linker's own words.
-std::vector<std::string_view> linkerWords(std::string_view arg) {
-  std::vector<std::string_view> words;
-  for (size_t start = 4; start <= arg.size();) {
-    size_t comma = arg.find(',', start);
-    if (comma == std::string_view::npos)
-      comma = arg.size();
-    words.push_back(arg.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return words;
-}
-
 /// What one -l resolves to, or "" when it is not an archive of the searched folders.
 std::string findArchive(const std::string &name, bool staticOnly,
                         const std::vector<std::string> &dirs) {
