@@ -131,7 +131,12 @@ private:
   std::vector<std::string> tempiLinkFlags(bool withCuda) const;
   /// tempiLinkFlags, placed in `link` where libtempi comes before the MPI library.
   void addTempiLinkFlags(std::vector<std::string> &link, bool withCuda) const;
-  bool inputsUseTempi(bool &withCuda) const;
+  /// What the link's object and archive inputs hold (read once: archives can be large).
+  struct LinkInputs {
+    bool useTempi = false; ///< some object calls tempi_* (rewritten code)
+    bool withCuda = false; ///< ... and carries generated kernels
+  };
+  const LinkInputs &linkInputs() const;
   bool linksRuntimeAnyway() const;
   bool isCompilerProbe() const;
   void fixDependencies(const SourceState &s) const;
@@ -146,6 +151,7 @@ private:
   std::string temp_;
   std::optional<std::vector<std::string>> mpiFlags_;
   std::optional<std::vector<std::string>> compilerHeaderFlags_;
+  mutable std::optional<LinkInputs> linkInputs_;
   std::map<bool, CompilerMacros> compilerMacros_; ///< per language (C++: true)
   std::string wrappedCompiler_; ///< the first word of the wrapper's -show (gcc, ...)
   bool fatal_ = false;
@@ -315,8 +321,7 @@ int Pipeline::run() {
                                   [](const SourceState &s) { return !s.specObject.empty(); });
     if (speculated)
       return compileOnly();
-    bool cuda = false;
-    if (cl_.action == Action::Link && (linksRuntimeAnyway() || inputsUseTempi(cuda)))
+    if (cl_.action == Action::Link && (linksRuntimeAnyway() || linkInputs().useTempi))
       return compileAndLink();
     return passThrough();
   }
@@ -936,8 +941,10 @@ std::vector<std::string> Pipeline::tempiLinkFlags(bool withCuda) const {
   return f;
 }
 
-bool Pipeline::inputsUseTempi(bool &withCuda) const {
-  bool uses = false;
+const Pipeline::LinkInputs &Pipeline::linkInputs() const {
+  if (linkInputs_)
+    return *linkInputs_;
+  LinkInputs found;
   std::vector<std::string> paths;
   for (size_t i : cl_.otherInputs)
     paths.push_back(cl_.args[i]);
@@ -955,12 +962,13 @@ bool Pipeline::inputsUseTempi(bool &withCuda) const {
       continue;
     // Rewritten code calls tempi_* entry points; generated kernels register with the CUDA runtime.
     if (bytes.find("tempi_") != std::string::npos) {
-      uses = true;
+      found.useTempi = true;
       if (bytes.find("__cudaRegisterFatBinary") != std::string::npos)
-        withCuda = true;
+        found.withCuda = true;
     }
   }
-  return uses;
+  linkInputs_ = found;
+  return *linkInputs_;
 }
 
 int Pipeline::passThrough() {
@@ -1000,11 +1008,11 @@ bool Pipeline::linksRuntimeAnyway() const {
 }
 
 int Pipeline::linkOnly() {
-  bool cuda = false;
-  if (!inputsUseTempi(cuda) && !linksRuntimeAnyway())
+  const LinkInputs &inputs = linkInputs();
+  if (!inputs.useTempi && !linksRuntimeAnyway())
     return passThrough();
   std::vector<std::string> args = cl_.args;
-  addTempiLinkFlags(args, cuda);
+  addTempiLinkFlags(args, inputs.withCuda);
   return runWrapper(args, false, nullptr);
 }
 
@@ -1281,11 +1289,11 @@ int Pipeline::compileAndLink() {
     else
       link.push_back(cl_.args[i]);
   }
-  bool objectsUseTempi = inputsUseTempi(cuda);
+  const LinkInputs &inputs = linkInputs();
   bool anyReplaced = std::any_of(replaced.begin(), replaced.end(), [](bool b) { return b; });
-  if (!anyReplaced && !objectsUseTempi && !linksRuntimeAnyway())
+  if (!anyReplaced && !inputs.useTempi && !linksRuntimeAnyway())
     return passThrough();
-  addTempiLinkFlags(link, cuda);
+  addTempiLinkFlags(link, cuda || inputs.withCuda);
   return runWrapper(link, false, nullptr);
 }
 
