@@ -1,6 +1,7 @@
 /* Packing and the all-to-all family with derived types: MPI_Pack_size / MPI_Pack / MPI_Unpack of a
  * strided field into a message buffer sent as MPI_PACKED, MPI_Alltoallv with a column type, and
- * MPI_Alltoallw with a local array of per-peer types.
+ * MPI_Alltoallw with a local array of per-peer types, and both in place (MPI_IN_PLACE: the
+ * receive side alone describes what is sent and received).
  * NP: 4 */
 #include <mpi.h>
 #include <stdio.h>
@@ -15,7 +16,7 @@ int main(int argc, char **argv) {
   int rank, size, i, j, p;
   double m[R][C], out[R][C];
   MPI_Datatype diag, col, colr, rowblk, rdiag;
-  double sums[3] = {0}, *all = NULL;
+  double sums[5] = {0}, *all = NULL;
 
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -101,12 +102,34 @@ int main(int argc, char **argv) {
         for (j = 0; j <= C; ++j) sums[2] += recv_area[p][i][j] * (p + 1) * (i + j + 2);
   }
 
-  if (rank == 0) all = malloc(3 * size * sizeof(double));
-  MPI_Gather(sums, 3, MPI_DOUBLE, all, 3, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  /* 4. In place: column p of a copy of m goes to peer p, which puts its own column there. */
+  {
+    double w[R][C], v[R][C];
+    int ic[MAXP], idv[MAXP], idw[MAXP];
+    MPI_Datatype itypes[MAXP];
+    memcpy(w, m, sizeof w);
+    memcpy(v, m, sizeof v);
+    for (p = 0; p < MAXP; ++p) {
+      ic[p] = 1;
+      idv[p] = p;                                /* in extents of colr: one double */
+      idw[p] = (int)(p * sizeof(double));        /* in bytes */
+      itypes[p] = colr;
+    }
+    MPI_Alltoallw(MPI_IN_PLACE, NULL, NULL, NULL, w, ic, idw, itypes, MPI_COMM_WORLD);
+    MPI_Alltoallv(MPI_IN_PLACE, NULL, NULL, MPI_DATATYPE_NULL, v, ic, idv, colr, MPI_COMM_WORLD);
+    for (i = 0; i < R; ++i)
+      for (j = 0; j < C; ++j) {
+        sums[3] += w[i][j] * (i * C + j + 1);
+        sums[4] += v[i][j] * (i + 2 * j + 1);
+      }
+  }
+
+  if (rank == 0) all = malloc(5 * size * sizeof(double));
+  MPI_Gather(sums, 5, MPI_DOUBLE, all, 5, MPI_DOUBLE, 0, MPI_COMM_WORLD);
   if (rank == 0) {
     for (p = 0; p < size; ++p)
-      printf("rank %d: pack %.1f alltoallv %.1f alltoallw %.1f\n", p, all[3 * p], all[3 * p + 1],
-             all[3 * p + 2]);
+      printf("rank %d: pack %.1f alltoallv %.1f alltoallw %.1f in place w %.1f v %.1f\n", p,
+             all[5 * p], all[5 * p + 1], all[5 * p + 2], all[5 * p + 3], all[5 * p + 4]);
     free(all);
   }
   MPI_Type_free(&diag);

@@ -72,6 +72,8 @@ private:
 };
 
 bool sameOutcome(const DatatypeArg &a, const DatatypeArg &b) {
+  if (a.ignored || b.ignored)
+    return a.ignored == b.ignored;
   if (a.isArray || b.isArray || a.indexed() || b.indexed()) {
     if (a.isArray != b.isArray || a.indexText != b.indexText ||
         a.elements.size() != b.elements.size())
@@ -84,6 +86,23 @@ bool sameOutcome(const DatatypeArg &a, const DatatypeArg &b) {
   if (a.hasPlan() != b.hasPlan())
     return false;
   return !a.hasPlan() || *a.shape == *b.shape;
+}
+
+/// MPI_Alltoallv and MPI_Alltoallw (and their _c forms) with MPI_IN_PLACE written as the send
+/// buffer: the MPI ignores the send counts, displacements and datatypes. Only the macro as
+/// written counts; a variable that may hold MPI_IN_PLACE proves nothing.
+bool sendIgnoredInPlace(const CommCallSpec &spec, const CallExpr *call, const ASTContext &ctx) {
+  llvm::StringRef name(spec.name);
+  name.consume_back("_c");
+  if (name != "MPI_Alltoallv" && name != "MPI_Alltoallw")
+    return false;
+  if (call->getNumArgs() == 0)
+    return false;
+  SourceLocation loc = call->getArg(0)->IgnoreParenImpCasts()->getBeginLoc();
+  const SourceManager &sm = ctx.getSourceManager();
+  return loc.isMacroID() &&
+         Lexer::getImmediateMacroName(loc, sm, ctx.getLangOpts()) == "MPI_IN_PLACE" &&
+         spelledText(call->getArg(0), ctx) == "MPI_IN_PLACE";
 }
 
 /// From a proven chain to a plan: a predefined type needs none (expr cleared); otherwise its
@@ -696,7 +715,9 @@ Analysis analyze(ASTContext &ctx, const Preprocessor *pp, const UnexpandedMacroA
       da.loc = arg->getBeginLoc();
       da.spelling = spelledText(arg, ctx);
       da.isArray = spec->datatypeArrays;
-      if (!at) {
+      if (idx == spec->datatypeArgs.front() && sendIgnoredInPlace(*spec, call, ctx)) {
+        da.ignored = true;
+      } else if (!at) {
         da.why = {"the call is in code the analysis cannot place (unreachable?)", da.loc};
       } else if (da.isArray) {
         // Every element proven, or the whole array is left to the runtime.
@@ -785,6 +806,8 @@ Analysis analyze(ASTContext &ctx, const Preprocessor *pp, const UnexpandedMacroA
     if (!s.rewritten())
       continue;
     for (DatatypeArg &a : s.args) {
+      if (a.ignored)
+        continue;
       if (!a.isArray && !a.indexed()) {
         if (a.hasPlan())
           addShape(*a.shape);

@@ -48,6 +48,9 @@ struct DatatypeArg {
   /// MPI_Neighbor_alltoallw): `elements` holds one proven entry per element of the local array
   /// when every element is proven (each like a scalar argument: a plan, predefined, or no plan
   /// with a reason), and is empty when one is not (`why` names the first such element).
+  /// The send datatype(s) of an MPI_Alltoallv/w whose send buffer is spelled MPI_IN_PLACE: the
+  /// MPI ignores them, so there is nothing to prove, plan or remark on (a null plan is passed).
+  bool ignored = false;
   bool isArray = false;
   std::vector<DatatypeArg> elements;
   std::string plansSymbol;        ///< tempi_gen_plans_<n>: the emitted array of element plans
@@ -58,7 +61,7 @@ struct DatatypeArg {
   /// the same value in both places.
   std::string indexText;
   bool indexed() const { return !indexText.empty(); }
-  bool arrayProven() const { return (isArray || indexed()) && !elements.empty(); }
+  bool arrayProven() const { return ignored || ((isArray || indexed()) && !elements.empty()); }
   /// A scalar with a plan; an array (or an indexed scalar) whose every element is proven and
   /// one has a plan.
   bool hasPlan() const {

@@ -974,6 +974,10 @@ std::vector<TypeExprPtr> DatatypeResolver::resolveArray(const Expr *e, Point at,
                  ? std::string("the datatype array is returned by an indirect call")
                  : "the datatype array is returned by a call to '" + calleeName(call) + "'",
              loc};
+    else if (e->isNullPointerConstant(ev_.context(), Expr::NPC_ValueDependentIsNotNull))
+      why = {"the datatype array is a null pointer (the send side is ignored only with "
+             "MPI_IN_PLACE written as the send buffer)",
+             loc};
     else
       why = {"the datatype array is not a local array variable", loc};
     return {};

@@ -44,7 +44,7 @@ void emitRemarks(DiagnosticsEngine &diags, const Analysis &analysis,
                        std::string(s.spec->name) + " is left unchanged: " + s.siteWhy.reason,
                        {}});
     for (const DatatypeArg &a : s.args) {
-      if (a.hasPlan() || a.predefined)
+      if (a.hasPlan() || a.predefined || a.ignored)
         continue;
       SourceLocation n = a.why.loc.isValid() && a.why.loc != a.loc ? a.why.loc : SourceLocation();
       items.push_back({a.loc,

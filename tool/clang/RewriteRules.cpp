@@ -65,7 +65,12 @@ std::string planArguments(const CallSite &site, const LangOptions &lang) {
       ", " + nullPointer(lang, "const tempi_static_plan *", "(const tempi_static_plan *)0");
   std::string s;
   for (const DatatypeArg &arg : site.args) {
-    if (arg.isArray) // the file-scope array of the elements' plans (RewriteAction)
+    if (arg.ignored && arg.isArray) // MPI_IN_PLACE: no send plans
+      s += ", " + nullPointer(lang, "const tempi_static_plan *const *",
+                              "(const tempi_static_plan *const *)0");
+    else if (arg.ignored)
+      s += noPlan;
+    else if (arg.isArray) // the file-scope array of the elements' plans (RewriteAction)
       s += ", " + arg.plansSymbol;
     else if (arg.indexed()) // the plan chosen by the datatype's own index
       s += ", " + arg.plansSymbol + "[" + arg.indexText + "]";
@@ -78,6 +83,10 @@ std::string planArguments(const CallSite &site, const LangOptions &lang) {
 std::string rewriteExplanation(const CallSite &site) {
   std::string s = std::string(site.spec->name) + " -> " + rewrittenName(site) + ":";
   for (const DatatypeArg &arg : site.args) {
+    if (arg.ignored) {
+      s += " '" + arg.spelling + "' is ignored with MPI_IN_PLACE;";
+      continue;
+    }
     if (arg.isArray || arg.indexed()) {
       if (arg.indexed())
         s += " '" + arg.spelling + "' takes its plan by the same index, " + arg.plansSymbol +

@@ -34,6 +34,7 @@ extern struct mock_comm mock_comm_world;
 #define MPI_DATATYPE_NULL (&mock_datatype_null)
 #define MPI_COMM_WORLD (&mock_comm_world)
 #define MPI_STATUS_IGNORE ((MPI_Status *)0)
+#define MPI_IN_PLACE ((void *)2)
 #define MPI_STATUSES_IGNORE ((MPI_Status *)0)
 #define MPI_SUCCESS 0
 
