@@ -54,6 +54,10 @@ if config.have_tool:
     config.available_features.add("tool")
 if config.have_cuda:
     config.available_features.add("cuda")
+# The MPI's Fortran wrapper (Debian's libmpich-dev depends on gfortran): tempi-fort's tests.
+if shutil.which("mpifort"):
+    config.available_features.add("mpifort")
+    config.substitutions.append(("%mpifort", shutil.which("mpifort")))
 if shutil.which("nvidia-smi"):
     try:
         if subprocess.run(["nvidia-smi", "-L"], capture_output=True, timeout=20).returncode == 0:

@@ -265,6 +265,11 @@ int Pipeline::run() {
   }
   if (cl_.action == Action::Preprocess || cl_.action == Action::Assemble)
     return passThrough();
+  if (cfg_.fortran) { // nothing is rewritten: every source is an input the wrapper compiles
+    for (const Input &in : cl_.sources)
+      cl_.otherInputs.push_back(in.index);
+    cl_.sources.clear();
+  }
   if (cl_.sources.empty())
     return cl_.action == Action::Link ? linkOnly() : passThrough();
   if (cl_.action == Action::Compile && cl_.output && cl_.sources.size() > 1)

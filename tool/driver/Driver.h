@@ -20,8 +20,12 @@
 namespace tempi::driver {
 
 struct Config {
-  std::string self;          ///< "tempi-cc" or "tempi-cxx": the name in messages
+  std::string self;          ///< "tempi-cc", "tempi-cxx" or "tempi-fort": the name in messages
   bool cxx = false;
+  /// tempi-fort: wraps mpifort. Fortran is not rewritten (nor C handed to it); what it adds is
+  /// the link: libtempi (and the CUDA runtime) for objects rewritten by tempi-cc, as tempi-cc
+  /// links them, so a Fortran main can link C objects that tempi-cc rewrote.
+  bool fortran = false;
   std::string wrapper;       ///< mpicc / mpicxx (resolved path)
   std::string rewrite;       ///< tempi-rewrite, empty when not found
   std::string lint;          ///< tempi-lint, empty when not found

@@ -1,10 +1,12 @@
 /// \file
 /// tempi-cc / tempi-cxx: drop-in replacements for mpicc / mpicxx that build a program with
-/// TEMPI's compile-time tier (docs/tempi-cc.md).
+/// TEMPI's compile-time tier (docs/tempi-cc.md); tempi-fort: mpifort's, which rewrites nothing
+/// but links what tempi-cc's objects need (a Fortran main with rewritten C objects).
 ///
 /// This file reads the driver's own flags and environment and finds the programs and paths the
-/// pipeline needs; Driver.cpp does the work. C or C++ is chosen by the name it is called by
-/// (tempi-cxx, tempi-c++, or any name ending in "cxx"/"c++"/"CC" is C++) or by --lang=c|c++.
+/// pipeline needs; Driver.cpp does the work. The language is chosen by the name it is called by
+/// (tempi-cxx, tempi-c++, or any name ending in "cxx"/"c++"/"CC" is C++; one ending in
+/// "fort"/"f90"/"f77" is Fortran) or by --lang=c|c++|fortran.
 /// Refuses (exit code 1, a message naming the problem) when no MPI wrapper can be found or when
 /// the wrapper it would call is tempi-cc itself.
 #include "tool/driver/Driver.h"
@@ -68,7 +70,10 @@ void printHelp(const std::string &self, const std::string &wrapperName) {
                "  --lint          also run tempi-lint on each source\n"
                "  --explain, -Rtempi\n"
                "                  print a remark at every datatype argument: rewritten, or why not\n"
-               "  --lang=c|c++    compile as tempi-cc or tempi-cxx whatever the name\n"
+               "  --lang=c|c++|fortran\n"
+               "                  act as tempi-cc, tempi-cxx or tempi-fort whatever the name\n"
+               "                  (tempi-fort rewrites nothing: it links libtempi, and the CUDA\n"
+               "                  runtime for objects tempi-cc rewrote)\n"
                "  --tempi-help    this text\n";
 }
 
@@ -79,6 +84,7 @@ int main(int argc, char **argv) {
   called = called.substr(called.rfind('/') == std::string::npos ? 0 : called.rfind('/') + 1);
   Config cfg;
   cfg.cxx = endsWith(called, "cxx") || endsWith(called, "c++") || endsWith(called, "CC");
+  cfg.fortran = endsWith(called, "fort") || endsWith(called, "f90") || endsWith(called, "f77");
 
   std::vector<std::string> args;
   bool version = false, help = false;
@@ -91,11 +97,14 @@ int main(int argc, char **argv) {
     else if (a == "--explain" || a == "-Rtempi")
       cfg.explain = true; // never reaches the compiler: gcc would read -Rtempi as -R (an rpath)
     else if (a == "--lang=c")
-      cfg.cxx = false;
+      cfg.cxx = cfg.fortran = false;
     else if (a == "--lang=c++")
-      cfg.cxx = true;
+      cfg.cxx = true, cfg.fortran = false;
+    else if (a == "--lang=fortran")
+      cfg.cxx = false, cfg.fortran = true;
     else if (a.rfind("--lang=", 0) == 0) {
-      std::cerr << called << ": error: unknown language in '" << a << "' (use --lang=c or --lang=c++)\n";
+      std::cerr << called << ": error: unknown language in '" << a
+                << "' (use --lang=c, --lang=c++ or --lang=fortran)\n";
       return 1;
     } else if (a == "--tempi-help")
       help = true;
@@ -107,22 +116,22 @@ int main(int argc, char **argv) {
       args.push_back(a);
     }
   }
-  cfg.self = cfg.cxx ? "tempi-cxx" : "tempi-cc";
-  const std::string wrapperName = cfg.cxx ? "mpicxx" : "mpicc";
+  cfg.self = cfg.fortran ? "tempi-fort" : cfg.cxx ? "tempi-cxx" : "tempi-cc";
+  const std::string wrapperName = cfg.fortran ? "mpifort" : cfg.cxx ? "mpicxx" : "mpicc";
+  const std::string wrapperVariable =
+      cfg.fortran ? "TEMPI_MPIFORT" : cfg.cxx ? "TEMPI_MPICXX" : "TEMPI_MPICC";
   if (help) {
     printHelp(cfg.self, wrapperName);
     return 0;
   }
 
-  std::string wrapperSetting = env(cfg.cxx ? "TEMPI_MPICXX" : "TEMPI_MPICC");
+  std::string wrapperSetting = env(wrapperVariable.c_str());
   cfg.wrapper = findProgram(wrapperSetting.empty() ? wrapperName : wrapperSetting);
   if (cfg.wrapper.empty()) {
     std::cerr << cfg.self << ": error: cannot find the MPI compiler wrapper '"
               << (wrapperSetting.empty() ? wrapperName : wrapperSetting) << "' ("
-              << (wrapperSetting.empty() ? std::string("not on PATH; set ") +
-                                               (cfg.cxx ? "TEMPI_MPICXX" : "TEMPI_MPICC")
-                                         : std::string("from ") +
-                                               (cfg.cxx ? "TEMPI_MPICXX" : "TEMPI_MPICC"))
+              << (wrapperSetting.empty() ? "not on PATH; set " + wrapperVariable
+                                         : "from " + wrapperVariable)
               << ")\n";
     return 1;
   }
@@ -130,7 +139,7 @@ int main(int argc, char **argv) {
   if (realPath(cfg.wrapper) == realPath(selfDir + "/" + called) ||
       realPath(cfg.wrapper) == realPath("/proc/self/exe")) {
     std::cerr << cfg.self << ": error: the MPI wrapper '" << cfg.wrapper
-              << "' is this program itself; set " << (cfg.cxx ? "TEMPI_MPICXX" : "TEMPI_MPICC")
+              << "' is this program itself; set " << wrapperVariable
               << " to the real one\n";
     return 1;
   }

@@ -26,15 +26,16 @@ libdirs = [d for d in glob.glob(os.path.join(prefix, "lib*")) if os.path.isdir(d
 need(len(libdirs) == 1, "one library folder under the prefix (%s)" % ", ".join(libdirs))
 libdir = libdirs[0] if libdirs else os.path.join(prefix, "lib")
 
-programs = ["tempi-cc", "tempi-cxx", "tempi-rewrite", "tempi-lint", "tempi-opt", "tempi-measure"]
+programs = ["tempi-cc", "tempi-cxx", "tempi-fort", "tempi-rewrite", "tempi-lint", "tempi-opt", "tempi-measure"]
 built = [p for p in programs if executable(os.path.join(build, "bin", p))]
 print("built programs: " + " ".join(built))
 for p in built:
     need(executable(os.path.join(prefix, "bin", p)), "bin/" + p)
-if "tempi-cxx" in built:
-    cxx = os.path.join(prefix, "bin", "tempi-cxx")
-    need(os.path.islink(cxx) and os.readlink(cxx) == "tempi-cc",
-         "bin/tempi-cxx is a relative link to tempi-cc")
+for name in ("tempi-cxx", "tempi-fort"):
+    if name in built:
+        path = os.path.join(prefix, "bin", name)
+        need(os.path.islink(path) and os.readlink(path) == "tempi-cc",
+             "bin/%s is a relative link to tempi-cc" % name)
 # CMake's lookup of the compiler's archiver under the "tempi-" prefix (tool/driver/tempi-binutils).
 binutils = ["tempi-gcc-ar", "tempi-gcc-ranlib", "tempi-gcc-nm"]
 if "tempi-cc" in built:
