@@ -427,8 +427,22 @@ std::optional<Value> Evaluator::readLocalStructMember(const MemberExpr *me, Unre
   const auto *d = dyn_cast<DeclRefExpr>(me->getBase()->IgnoreParenImpCasts());
   const auto *vd = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
   const auto *field = dyn_cast<FieldDecl>(me->getMemberDecl());
-  if (me->isArrow() || !vd || !field || field->isBitField() || !vd->hasLocalStorage() ||
-      isa<ParmVarDecl>(vd) || vd->getType()->isReferenceType() ||
+  // The member as written, for the reasons below ("sd->ny", "g.n").
+  const std::string written = spelledText(me, ctx_);
+  if (me->isArrow()) {
+    const std::string pointer = vd ? "the pointer '" + vd->getNameAsString() + "'" : "a pointer";
+    return fail(why, "depends on '" + written + "', a member read through " + pointer, loc);
+  }
+  if (vd && field && isa<ParmVarDecl>(vd))
+    return fail(why, "depends on '" + written + "', a member of the parameter '" +
+                         vd->getNameAsString() + "'",
+                loc);
+  if (vd && field && !vd->hasLocalStorage())
+    return fail(why, "depends on '" + written + "', a member of the " +
+                         (vd->isStaticLocal() ? "static" : "global") + " variable '" +
+                         vd->getNameAsString() + "'",
+                loc);
+  if (!vd || !field || field->isBitField() || vd->getType()->isReferenceType() ||
       !field->getType()->isIntegerType())
     return fail(why, "is not a compile-time constant", loc);
   const std::string name = vd->getNameAsString() + "." + field->getNameAsString();
