@@ -44,13 +44,13 @@ struct DatatypeArg {
   std::string planSymbol;         ///< tempi_gen_plan_<key> when it has a plan
   Unresolved why;                 ///< when it has no plan: why, and where
   bool predefined = false;        ///< a predefined type: nothing to specialize, no remark
+  /// The send datatype(s) of an MPI_Alltoallv/w whose send buffer is spelled MPI_IN_PLACE: the
+  /// MPI ignores them, so there is nothing to prove, plan or remark on (a null plan is passed).
+  bool ignored = false;
   /// A datatype array argument (sendtypes/recvtypes of MPI_Alltoallw and
   /// MPI_Neighbor_alltoallw): `elements` holds one proven entry per element of the local array
   /// when every element is proven (each like a scalar argument: a plan, predefined, or no plan
   /// with a reason), and is empty when one is not (`why` names the first such element).
-  /// The send datatype(s) of an MPI_Alltoallv/w whose send buffer is spelled MPI_IN_PLACE: the
-  /// MPI ignores them, so there is nothing to prove, plan or remark on (a null plan is passed).
-  bool ignored = false;
   bool isArray = false;
   std::vector<DatatypeArg> elements;
   std::string plansSymbol;        ///< tempi_gen_plans_<n>: the emitted array of element plans
