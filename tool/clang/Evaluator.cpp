@@ -427,18 +427,16 @@ std::optional<Value> Evaluator::readLocalStructMember(const MemberExpr *me, Unre
   const auto *d = dyn_cast<DeclRefExpr>(me->getBase()->IgnoreParenImpCasts());
   const auto *vd = d ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
   const auto *field = dyn_cast<FieldDecl>(me->getMemberDecl());
-  // The member as written, for the reasons below ("sd->ny", "g.n").
-  const std::string written = spelledText(me, ctx_);
+  // "depends on 'sd->ny'": the member as written, for the refusals below.
+  auto dependsOn = [&] { return "depends on '" + spelledText(me, ctx_) + "', a member "; };
   if (me->isArrow()) {
     const std::string pointer = vd ? "the pointer '" + vd->getNameAsString() + "'" : "a pointer";
-    return fail(why, "depends on '" + written + "', a member read through " + pointer, loc);
+    return fail(why, dependsOn() + "read through " + pointer, loc);
   }
   if (vd && field && isa<ParmVarDecl>(vd))
-    return fail(why, "depends on '" + written + "', a member of the parameter '" +
-                         vd->getNameAsString() + "'",
-                loc);
+    return fail(why, dependsOn() + "of the parameter '" + vd->getNameAsString() + "'", loc);
   if (vd && field && !vd->hasLocalStorage())
-    return fail(why, "depends on '" + written + "', a member of the " +
+    return fail(why, dependsOn() + "of the " +
                          (vd->isStaticLocal() ? "static" : "global") + " variable '" +
                          vd->getNameAsString() + "'",
                 loc);

@@ -932,13 +932,14 @@ void Pipeline::fixDependencies(const SourceState &s) const {
 }
 
 std::vector<std::string> Pipeline::tempiLinkFlags(bool withCuda) const {
-  std::vector<std::string> f = {"-L" + cfg_.libDir, "-Wl,-rpath," + cfg_.libDir, "-ltempi"};
+  std::vector<std::string> f = {"-L" + cfg_.libDir, "-Wl,-rpath," + cfg_.libDir};
   // A Fortran program's objects call mpi_send_ and the like, never MPI_Send: with --as-needed
   // (the default of Debian's and Ubuntu's toolchains) the linker would drop libtempi, and the
   // Fortran bindings' calls of the C MPI_* functions would never reach it.
   if (cfg_.fortran)
-    f = {"-L" + cfg_.libDir, "-Wl,-rpath," + cfg_.libDir, "-Wl,--push-state,--no-as-needed",
-         "-ltempi", "-Wl,--pop-state"};
+    f.insert(f.end(), {"-Wl,--push-state,--no-as-needed", "-ltempi", "-Wl,--pop-state"});
+  else
+    f.push_back("-ltempi");
   if (withCuda && !cfg_.nvcc.empty()) {
     std::string root = dirName(dirName(cfg_.nvcc));
     std::string lib = root + "/lib64";
