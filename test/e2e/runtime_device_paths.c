@@ -14,6 +14,10 @@
  *   runtime_device_paths kernels|mirror|gpu (kernels: the type cache planned and kernels ran;
  *                                            gpu: real CUDA memory, counts not observable)
  *   runtime_device_paths errors             (with TEMPI_FAKE_FAIL=pack: errors are reported)
+ *   runtime_device_paths MODE pmpi          the same, the MPI initialized and finalized with
+ *                                           PMPI_Init/PMPI_Finalize, as a Fortran main's MPI
+ *                                           does: libtempi starts at its first call and stops
+ *                                           in MPI_Finalize (runtime/src/host/Lifecycle.h)
  */
 #include "runtime_fake_device.h"
 
@@ -596,7 +600,11 @@ static int errorsMode(void) {
 }
 
 int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
+  const int bypass = argc > 2 && !strcmp(argv[2], "pmpi");
+  if (bypass)
+    PMPI_Init(&argc, &argv);
+  else
+    MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   const char *mode = argc > 1 ? argv[1] : "kernels";
@@ -670,7 +678,10 @@ int main(int argc, char **argv) {
   }
   int total = 0;
   MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  MPI_Finalize();
+  if (bypass)
+    PMPI_Finalize();
+  else
+    MPI_Finalize();
   if (rank == 1) {
     int v[16];
     fake_device_memcpy(v, dp(&f), sizeof v);

@@ -3,6 +3,7 @@
 #include "Runtime.h"
 
 #include "DecodeAdapter.h"
+#include "DeferredSends.h"
 #include "Env.h"
 #include "Ipc.h"
 #include "MethodStats.h"
@@ -11,6 +12,7 @@
 #include "TypeCache.h"
 #include "VerifyPlans.h"
 
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,10 @@ extern "C" int MPIX_Query_cuda_support(void) __attribute__((weak));
 namespace tempi::runtime {
 
 bool gActive = false;
+std::atomic<int> gPhase{NotStarted};
+// Recursive: a call into libtempi made while the runtime starts or stops, on the same thread,
+// finds the phase it needs without waiting for itself.
+static std::recursive_mutex phaseMutex;
 static ModelParams theParams;
 static bool cudaAware = false;
 
@@ -29,7 +35,9 @@ bool mpiCudaAware() { return cudaAware; }
 
 void setActiveForTesting(bool a) { gActive = a; }
 
-void onInit() {
+/// The body of onInit and startLate. `late`: the MPI was initialized without our MPI_Init, so no
+/// collective call is made (ranks reach their first libtempi call at different times).
+static void start(bool late) {
   const Settings &s = settings();
   int rank = 0;
   PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -38,7 +46,10 @@ void onInit() {
   verify::onInit(s.verifyPlans);
   // With TEMPI_METHOD=ipc, collective on every rank, disabled ones included (they answer no).
   // The peer-access query (every pair of GPUs) only when ipc is asked for.
-  const bool ipcAsked = s.method == Method::Ipc;
+  const bool ipcAsked = s.method == Method::Ipc && !late;
+  if (late && s.method == Method::Ipc)
+    TEMPI_LOG(Warn, "TEMPI_METHOD=ipc is set up collectively in MPI_Init, which the MPI ran "
+                    "without libtempi: ipc is off, the model chooses instead");
   ipc::onInit(ipcAsked,
               ipcAsked && !s.disable && device::available() && device::ipcPeersAccessible());
   if (s.disable) {
@@ -70,7 +81,46 @@ void onInit() {
             methodName(s.method), theParams.fromFile ? "measured" : "defaults");
 }
 
+void onInit() {
+  std::lock_guard<std::recursive_mutex> lock(phaseMutex);
+  if (gPhase.load() != NotStarted) return;
+  gPhase.store(Starting);
+  start(false);
+  gPhase.store(Running, std::memory_order_release);
+}
+
+/// MPI_COMM_SELF's attribute delete callback: MPI_Finalize runs it first, while the MPI still
+/// works, so a runtime started late stops there as it would in our MPI_Finalize.
+static int stopInMpiFinalize(MPI_Comm, int, void *, void *) {
+  if (gPhase.load() != Running) return MPI_SUCCESS; // our MPI_Finalize stopped it already
+  (void)deferred::flush(); // an error was raised on the send's communicator already
+  onFinalize();
+  TEMPI_LOG(Info, "stopped in MPI_Finalize (called without libtempi's MPI_Finalize)");
+  return MPI_SUCCESS;
+}
+
+void startLate() {
+  std::lock_guard<std::recursive_mutex> lock(phaseMutex);
+  if (gPhase.load() != NotStarted) return;
+  int initialized = 0, finalized = 0;
+  if (PMPI_Initialized(&initialized) != MPI_SUCCESS || !initialized) return;
+  if (PMPI_Finalized(&finalized) != MPI_SUCCESS || finalized) return;
+  gPhase.store(Starting);
+  start(true); // first: it sets the rank the log lines show
+  TEMPI_LOG(Info, "the MPI was initialized without libtempi's MPI_Init (a Fortran main whose MPI "
+                  "calls PMPI_Init?): started at the first call into libtempi");
+  int keyval = MPI_KEYVAL_INVALID;
+  if (PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, stopInMpiFinalize, &keyval, nullptr) !=
+          MPI_SUCCESS ||
+      PMPI_Comm_set_attr(MPI_COMM_SELF, keyval, nullptr) != MPI_SUCCESS)
+    TEMPI_LOG(Warn, "cannot attach to MPI_COMM_SELF: MPI_Finalize will not release libtempi's "
+                    "pools and plans");
+  gPhase.store(Running, std::memory_order_release);
+}
+
 void onFinalize() {
+  std::lock_guard<std::recursive_mutex> lock(phaseMutex);
+  if (gPhase.load() != Running) return;
   verify::onFinalize();
   requests::finalize();
   ipc::onFinalize(); // collective: before the device layer frees the slabs peers have mapped
@@ -101,6 +151,7 @@ void onFinalize() {
   clearStaticPlans();
   if (gActive) device::finalize();
   gActive = false;
+  gPhase.store(Stopped, std::memory_order_release);
 }
 
 int raise(MPI_Comm comm, tempi_result r, const char *what) {

@@ -5,20 +5,25 @@
 #pragma once
 
 #include "../device/Device.h"
+#include "Lifecycle.h"
 #include "ModelParams.h"
 
 #include <mpi.h>
 
 namespace tempi::runtime {
 
-/// True after MPI_Init when TEMPI_DISABLE is unset and a GPU is usable. Until then, and without a
-/// GPU, every interposer calls the MPI with the caller's arguments.
+/// True once the runtime started (Lifecycle.h) when TEMPI_DISABLE is unset and a GPU is usable.
+/// Until then, and without a GPU, every interposer calls the MPI with the caller's arguments.
 extern bool gActive;
-inline bool active() { return gActive; }
+inline bool active() {
+  ensureStarted();
+  return gActive;
+}
 
 /// A device buffer TEMPI must handle (never handed to a non-CUDA-aware MPI). Host, pinned host
 /// and managed memory go to the MPI as they are; so does MPI_IN_PLACE.
 inline bool isDevice(const void *p) {
+  ensureStarted();
   return gActive && p && p != MPI_IN_PLACE && device::isDevice(p);
 }
 
@@ -28,6 +33,7 @@ bool mpiCudaAware();
 /// Called by the MPI_Init/_Init_thread interposers after the MPI initialized (reads the settings
 /// and the model cache, and sets passes/' named-type alignments to the MPI's), and by
 /// MPI_Finalize before the MPI finalizes (completes detached requests, releases pools and plans).
+/// Each runs once: a second call, or onInit after startLate, does nothing (Lifecycle.h).
 void onInit();
 void onFinalize();
 

@@ -17,13 +17,14 @@
 /// Off (the default), each entry point pays one well-predicted branch on gOn.
 #pragma once
 
+#include "Lifecycle.h"
 #include "tempi/tempi.h"
 
 #include <mpi.h>
 
 namespace tempi::verify {
 
-/// TEMPI_VERIFY_PLANS, set once at MPI_Init (onInit) from settings().
+/// TEMPI_VERIFY_PLANS, set once when the runtime starts (onInit) from settings().
 extern bool gOn;
 
 /// The checks themselves (VerifyPlans.cpp); called only when gOn, so kept out of the hot paths.
@@ -40,9 +41,12 @@ void onInit(bool on);
 void onFinalize();
 
 // ---- What the entry points call ----
+// Each starts the runtime first (Lifecycle.h): a tempi_X call can be the first call into
+// libtempi when the MPI was initialized without our MPI_Init, and its plan is checked too.
 
 /// One static plan (a null plan is not checked).
 inline void plan(const tempi_static_plan *sp, MPI_Datatype type, const char *call) {
+  runtime::ensureStarted();
   if (__builtin_expect(gOn, false) && sp) check(sp, type, call);
 }
 
@@ -50,6 +54,7 @@ inline void plan(const tempi_static_plan *sp, MPI_Datatype type, const char *cal
 /// sendbuf is MPI_IN_PLACE (the MPI ignores the send type then).
 inline void plans(const void *sendbuf, const tempi_static_plan *sendplan, MPI_Datatype sendtype,
                   const tempi_static_plan *recvplan, MPI_Datatype recvtype, const char *call) {
+  runtime::ensureStarted();
   if (__builtin_expect(gOn, false)) {
     if (sendplan && sendbuf != MPI_IN_PLACE) check(sendplan, sendtype, call);
     if (recvplan) check(recvplan, recvtype, call);
@@ -62,6 +67,7 @@ inline void planArrays(MPI_Comm comm, bool neighbor, const void *sendbuf,
                        const tempi_static_plan *const sendplans[], const MPI_Datatype sendtypes[],
                        const tempi_static_plan *const recvplans[], const MPI_Datatype recvtypes[],
                        const char *call) {
+  runtime::ensureStarted();
   if (__builtin_expect(gOn, false) && (sendplans || recvplans))
     checkArrays(comm, neighbor, sendbuf, sendplans, sendtypes, recvplans, recvtypes, call);
 }

@@ -1,0 +1,33 @@
+/// \file
+/// When the runtime starts and stops. Normally the MPI_Init/_Init_thread interposers start it
+/// and MPI_Finalize's stops it. An MPI can also be initialized without MPI_Init reaching
+/// libtempi: the Fortran bindings of Open MPI 4.1 and MPICH's mpi_f08 call PMPI_Init directly,
+/// so a Fortran main whose C code TEMPI serves never passes through our MPI_Init. Every entry
+/// point therefore checks the phase first (ensureStarted, one predicted branch): the first call
+/// after the MPI initialized starts the runtime late, and MPI_Finalize's deletion of
+/// MPI_COMM_SELF's attributes, which happens before the MPI tears anything down ("Allowing User
+/// Functions at Process Termination" in the MPI standard), stops it.
+#pragma once
+
+#include <atomic>
+
+namespace tempi::runtime {
+
+enum Phase : int {
+  NotStarted, ///< before the MPI is initialized, or initialized behind our back (startLate)
+  Starting,   ///< onInit's body is running (calls it makes into libtempi see the runtime idle)
+  Running,
+  Stopped ///< after onFinalize: every call goes straight to the MPI
+};
+
+extern std::atomic<int> gPhase;
+
+/// Starts the runtime when the MPI is initialized and libtempi's MPI_Init never ran; otherwise
+/// does nothing. Thread-safe: a second thread waits for the first one's start.
+__attribute__((cold)) void startLate();
+
+inline void ensureStarted() {
+  if (__builtin_expect(gPhase.load(std::memory_order_acquire) < Running, false)) startLate();
+}
+
+} // namespace tempi::runtime
