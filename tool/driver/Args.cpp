@@ -349,4 +349,9 @@ std::string dirName(const std::string &path) {
   return slash == 0 ? "/" : path.substr(0, slash);
 }
 
+std::string baseName(const std::string &path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
 } // namespace tempi::driver

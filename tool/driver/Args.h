@@ -74,5 +74,7 @@ std::string defaultObjectName(const std::string &source);
 /// The suffix-less part of a path's last component.
 std::string stem(const std::string &path);
 std::string dirName(const std::string &path);
+/// A path's last component.
+std::string baseName(const std::string &path);
 
 } // namespace tempi::driver

@@ -3,10 +3,11 @@
 #include "tool/driver/Driver.h"
 
 #include "tool/driver/KernelCache.h"
-#include "tool/driver/LinkLibraries.h"
+#include "tool/driver/LinkFlags.h"
 #include "tool/driver/Prescan.h"
 #include "tool/driver/Process.h"
 #include "tool/driver/RewriteCache.h"
+#include "tool/driver/WrapperShow.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -110,6 +111,10 @@ private:
   // Helpers.
   bool fail(SourceState &s, const std::string &what, const std::string &details);
   void dropRewrite(SourceState &s);
+  /// The rewritten `s` did not compile: the source as written decides whose failure it is (see
+  /// the definition). Returns that compile's result; a non-zero exit code is the user's failure.
+  RunResult compileAsWritten(SourceState &s, const std::vector<std::string> &plainArgs,
+                             int rewrittenExitCode, const std::string &rewrittenOutput);
   /// Whether the user's compiler accepts `s` as written (-fsyntax-only, the user's flags).
   bool originalCompiles(const SourceState &s);
   int runStep(const std::vector<std::string> &argv, bool capture, std::string *output);
@@ -128,17 +133,8 @@ private:
   };
   const CompilerMacros &compilerMacros(const SourceState &s);
   bool compiledAsCxx(const SourceState &s) const;
-  std::vector<std::string> tempiLinkFlags(bool withCuda) const;
-  /// tempiLinkFlags, placed in `link` where libtempi comes before the MPI library.
-  void addTempiLinkFlags(std::vector<std::string> &link, bool withCuda) const;
   /// What the link's object and archive inputs hold (read once: archives can be large).
-  struct LinkInputs {
-    bool useTempi = false; ///< some object calls tempi_* (rewritten code)
-    bool withCuda = false; ///< ... and carries generated kernels
-  };
   const LinkInputs &linkInputs() const;
-  bool linksRuntimeAnyway() const;
-  bool isCompilerProbe() const;
   void fixDependencies(const SourceState &s) const;
   void warn(const std::string &msg) const { std::cerr << cfg_.self << ": warning: " << msg << "\n"; }
   void error(const std::string &msg) const { std::cerr << cfg_.self << ": error: " << msg << "\n"; }
@@ -249,11 +245,6 @@ constexpr const char *kCompileEnvironment[] = {
     "OMPI_CPPFLAGS", "I_MPI_CC", "I_MPI_CXX", "CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH",
     "GCC_EXEC_PREFIX", "COMPILER_PATH", "SOURCE_DATE_EPOCH", "TEMPI_LD"};
 
-std::string baseName(const std::string &path) {
-  size_t slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 } // namespace
 
 int Pipeline::run() {
@@ -265,7 +256,8 @@ int Pipeline::run() {
   }
   if (cl_.action == Action::Preprocess || cl_.action == Action::Assemble)
     return passThrough();
-  if (cfg_.fortran) { // nothing is rewritten: every source is an input the wrapper compiles
+  // tempi-fort rewrites nothing: every source is an input the wrapper compiles.
+  if (cfg_.lang == Language::Fortran) {
     for (const Input &in : cl_.sources)
       cl_.otherInputs.push_back(in.index);
     cl_.sources.clear();
@@ -326,7 +318,7 @@ int Pipeline::run() {
                                   [](const SourceState &s) { return !s.specObject.empty(); });
     if (speculated)
       return compileOnly();
-    if (cl_.action == Action::Link && (linksRuntimeAnyway() || linkInputs().useTempi))
+    if (cl_.action == Action::Link && (linksRuntimeAnyway(cfg_, cl_) || linkInputs().useTempi))
       return compileAndLink();
     return passThrough();
   }
@@ -376,6 +368,27 @@ bool Pipeline::fail(SourceState &s, const std::string &what, const std::string &
     warn(what + "; compiling " + s.original + " unchanged");
   }
   return false;
+}
+
+/// Whose failure is it? The source as written, compiled by `plainArgs` as the user asked (its
+/// object is the fallback's), decides. When that fails too (an error, -Werror), the user's
+/// compiler has spoken, so its diagnostics and exit code are the answer, with no word of
+/// TEMPI's: the rewrite is dropped and the result returned for the caller to report. When it
+/// compiles, the failure is TEMPI's: fail() warns and the compile's output follows, or, with
+/// --no-fallback, fatal_ is set.
+RunResult Pipeline::compileAsWritten(SourceState &s, const std::vector<std::string> &plainArgs,
+                                     int rewrittenExitCode, const std::string &rewrittenOutput) {
+  RunResult plain;
+  plain.exitCode = runWrapper(plainArgs, true, &plain.output);
+  if (plain.exitCode != 0) {
+    dropRewrite(s);
+    return plain;
+  }
+  fail(s, "the rewritten " + s.original + " did not compile (exit code " +
+              std::to_string(rewrittenExitCode) + ")", rewrittenOutput);
+  if (!fatal_)
+    std::cerr << plain.output;
+  return plain;
 }
 
 bool Pipeline::originalCompiles(const SourceState &s) {
@@ -433,66 +446,11 @@ int Pipeline::runWrapper(const std::vector<std::string> &args, bool capture,
 }
 
 std::vector<std::string> Pipeline::mpiFrontEndFlags() {
-  if (mpiFlags_)
-    return *mpiFlags_;
-  mpiFlags_.emplace();
-  // The wrapper's answer is remembered in the cache folder, keyed by the wrapper file itself
-  // (path, size, mtime), so a build does not ask it again for every source.
-  struct stat st {};
-  stat(cfg_.wrapper.c_str(), &st);
-  std::string memo;
-  if (!cfg_.cacheDir.empty()) {
-    char name[40];
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (unsigned char ch : cfg_.wrapper + "\n" + std::to_string(st.st_size) + "\n" +
-                                std::to_string(st.st_mtim.tv_sec) + "." +
-                                std::to_string(st.st_mtim.tv_nsec)) {
-      h ^= ch;
-      h *= 0x100000001b3ULL;
-    }
-    std::snprintf(name, sizeof name, "wrapper-%016llx.show", static_cast<unsigned long long>(h));
-    memo = cfg_.cacheDir + "/" + name;
-  }
-  // MPICH (and Intel MPI, MVAPICH) answer -show; Open MPI answers --showme.
-  for (const char *query : {"-show", "--showme"}) {
-    RunResult r;
-    if (!memo.empty() && readFile(memo, r.output) && !r.output.empty()) {
-      r.exitCode = 0;
-    } else {
-      r = runProgram({cfg_.wrapper, query}, true, temp_.empty() ? cfg_.tempRoot : temp_);
-      if (r.exitCode != 0 || r.output.empty())
-        continue;
-      if (!memo.empty()) { // written once the cache folder exists
-        std::string tmp = memo + ".tmp." + std::to_string(getpid());
-        if (writeFile(tmp, r.output))
-          std::rename(tmp.c_str(), memo.c_str());
-        unlink(tmp.c_str());
-      }
-    }
-    std::vector<std::string> tokens;
-    std::string cur;
-    for (char c : r.output + " ") {
-      if (c == ' ' || c == '\t' || c == '\n') {
-        if (!cur.empty())
-          tokens.push_back(cur);
-        cur.clear();
-      } else {
-        cur += c;
-      }
-    }
-    if (!tokens.empty())
-      wrappedCompiler_ = tokens[0];
-    for (size_t i = 1; i < tokens.size(); ++i) {
-      const std::string &t = tokens[i];
-      if ((t == "-I" || t == "-isystem") && i + 1 < tokens.size()) {
-        mpiFlags_->push_back(t);
-        mpiFlags_->push_back(tokens[++i]);
-      } else if (t.rfind("-I", 0) == 0 || t.rfind("-D", 0) == 0 || t.rfind("-isystem", 0) == 0 ||
-                 t == "-pthread") {
-        mpiFlags_->push_back(t);
-      }
-    }
-    break;
+  if (!mpiFlags_) {
+    WrapperShow show = askWrapper(cfg_, temp_.empty() ? cfg_.tempRoot : temp_);
+    if (!show.compiler.empty())
+      wrappedCompiler_ = show.compiler;
+    mpiFlags_ = std::move(show.frontEndFlags);
   }
   return *mpiFlags_;
 }
@@ -548,7 +506,7 @@ std::vector<std::string> Pipeline::languageFlags(const SourceState &s) const {
     forcedLang = forcedLang || f.rfind("-x", 0) == 0;
   }
   // mpicxx compiles a .c file as C++; the tool (and the prescan, and -M) must see it the same way.
-  if (cfg_.cxx && !forcedLang && s.original.size() > 2 &&
+  if (cfg_.lang == Language::Cxx && !forcedLang && s.original.size() > 2 &&
       s.original.compare(s.original.size() - 2, 2, ".c") == 0)
     flags.insert(flags.end(), {"-x", "c++"});
   return flags;
@@ -592,7 +550,7 @@ bool Pipeline::compiledAsCxx(const SourceState &s) const {
   const bool forcedLang = std::any_of(cl_.frontEndFlags.begin(), cl_.frontEndFlags.end(),
                                       [](const std::string &f) { return f.rfind("-x", 0) == 0; });
   return forcedLang ? s.input.lang == SourceLang::Cxx
-                    : cfg_.cxx || s.input.lang == SourceLang::Cxx;
+                    : cfg_.lang == Language::Cxx || s.input.lang == SourceLang::Cxx;
 }
 
 std::vector<std::string> Pipeline::rewriteArgv(const SourceState &s, bool withOutputs) {
@@ -931,55 +889,9 @@ void Pipeline::fixDependencies(const SourceState &s) const {
   writeFile(path, text);
 }
 
-std::vector<std::string> Pipeline::tempiLinkFlags(bool withCuda) const {
-  std::vector<std::string> f = {"-L" + cfg_.libDir, "-Wl,-rpath," + cfg_.libDir};
-  // A Fortran program's objects call mpi_send_ and the like, never MPI_Send: with --as-needed
-  // (the default of Debian's and Ubuntu's toolchains) the linker would drop libtempi, and the
-  // Fortran bindings' calls of the C MPI_* functions would never reach it.
-  if (cfg_.fortran)
-    f.insert(f.end(), {"-Wl,--push-state,--no-as-needed", "-ltempi", "-Wl,--pop-state"});
-  else
-    f.push_back("-ltempi");
-  if (withCuda && !cfg_.nvcc.empty()) {
-    std::string root = dirName(dirName(cfg_.nvcc));
-    std::string lib = root + "/lib64";
-    if (!fileExists(lib + "/libcudart.so"))
-      lib = root + "/targets/x86_64-linux/lib";
-    f.insert(f.end(), {"-L" + lib, "-Wl,-rpath," + lib, "-lcudart"});
-    // nvcc's host code is C++: a C link (mpicc) needs the C++ runtime spelled out.
-    if (!cfg_.cxx)
-      f.push_back("-lstdc++");
-  }
-  return f;
-}
-
-const Pipeline::LinkInputs &Pipeline::linkInputs() const {
-  if (linkInputs_)
-    return *linkInputs_;
-  LinkInputs found;
-  std::vector<std::string> paths;
-  for (size_t i : cl_.otherInputs)
-    paths.push_back(cl_.args[i]);
-  // Archives named by -l are what a build system's own static libraries usually look like.
-  const std::vector<std::string> libraryPath = splitLibraryPath(getenv("LIBRARY_PATH"));
-  for (std::string &archive : archivesNamedByLibraries(cl_, libraryPath))
-    paths.push_back(std::move(archive));
-  for (const std::string &path : paths) {
-    auto dot = path.rfind('.');
-    std::string ext = dot == std::string::npos ? "" : path.substr(dot);
-    if (ext != ".o" && ext != ".a" && ext != ".obj")
-      continue;
-    std::string bytes;
-    if (!readFile(path, bytes))
-      continue;
-    // Rewritten code calls tempi_* entry points; generated kernels register with the CUDA runtime.
-    if (bytes.find("tempi_") != std::string::npos) {
-      found.useTempi = true;
-      if (bytes.find("__cudaRegisterFatBinary") != std::string::npos)
-        found.withCuda = true;
-    }
-  }
-  linkInputs_ = found;
+const LinkInputs &Pipeline::linkInputs() const {
+  if (!linkInputs_)
+    linkInputs_ = scanLinkInputs(cl_);
   return *linkInputs_;
 }
 
@@ -995,62 +907,13 @@ int Pipeline::passThrough() {
   return 1;
 }
 
-/// CMake learns a compiler's implicit libraries from the verbose link of a probe program
-/// (CMakeCCompilerABI.c, CMakeCXXCompilerABI.cpp) and adds them to every link made by another
-/// language's compiler: with libtempi among them, a C++ or Fortran link of a project built with
-/// CC=tempi-cc got -ltempi without its rpath, and the program could not start. The probe is no
-/// MPI program; it is linked as the MPI wrapper links it.
-bool Pipeline::isCompilerProbe() const {
-  auto probe = [&](size_t i) {
-    const std::string base = baseName(cl_.args[i]);
-    return base.rfind("CMake", 0) == 0 && base.find("CompilerABI.") != std::string::npos;
-  };
-  return std::any_of(cl_.otherInputs.begin(), cl_.otherInputs.end(), probe) ||
-         std::any_of(cl_.sources.begin(), cl_.sources.end(),
-                     [&](const Input &in) { return probe(in.index); });
-}
-
-bool Pipeline::linksRuntimeAnyway() const {
-  if (!cfg_.linkRuntime || isCompilerProbe())
-    return false;
-  // There is no static libtempi: a static link gets the runtime only where it cannot do
-  // without (and fails there, saying so, as before).
-  return std::none_of(cl_.args.begin(), cl_.args.end(),
-                      [](const std::string &a) { return a == "-static" || a == "-static-pie"; });
-}
-
 int Pipeline::linkOnly() {
   const LinkInputs &inputs = linkInputs();
-  if (!inputs.useTempi && !linksRuntimeAnyway())
+  if (!inputs.useTempi && !linksRuntimeAnyway(cfg_, cl_))
     return passThrough();
   std::vector<std::string> args = cl_.args;
-  addTempiLinkFlags(args, inputs.withCuda);
+  addTempiLinkFlags(cfg_, args, inputs.withCuda);
   return runWrapper(args, false, nullptr);
-}
-
-/// libtempi interposes the MPI only when it comes before the MPI library in the program's load
-/// order. The wrapper adds its own MPI library after everything the user wrote, so the flags are
-/// appended; but a link line that names the MPI library itself (`-lmpich`, as CMake's
-/// ${MPI_C_LIBRARIES} gives) gets them just before it, where --as-needed also keeps libtempi
-/// (the objects before it call MPI_*).
-void Pipeline::addTempiLinkFlags(std::vector<std::string> &link, bool withCuda) const {
-  auto namesMpiLibrary = [](const std::string &a) {
-    std::string name; // -lNAME, or a path to libNAME.so[.N]
-    if (a.rfind("-l", 0) == 0) {
-      name = a.substr(2);
-    } else if (a.empty() || a[0] != '-') {
-      const std::string base = baseName(a);
-      const size_t so = base.find(".so");
-      if (base.rfind("lib", 0) == 0 && so != std::string::npos)
-        name = base.substr(3, so - 3);
-    }
-    // mpi, mpich, mpi_cxx, mpichcxx, mpifort, mpi_usempif08, ...
-    return name == "mpi" || name == "mpifort" || name == "mpicxx" || name.rfind("mpi_", 0) == 0 ||
-           name.rfind("mpich", 0) == 0;
-  };
-  auto at = std::find_if(link.begin(), link.end(), namesMpiLibrary);
-  const std::vector<std::string> flags = tempiLinkFlags(withCuda);
-  link.insert(at, flags.begin(), flags.end());
 }
 
 std::vector<std::string> Pipeline::argsForOne(const SourceState &s, const std::string &path,
@@ -1138,6 +1001,11 @@ void Pipeline::abandonSpeculation(SourceState &s) {
 
 int Pipeline::compileOnly() {
   int status = 0;
+  auto removeObject = [&](const SourceState &s, const std::string &object) {
+    unlink(object.c_str());
+    if (cl_.deps)
+      unlink(depFileOf(s).c_str());
+  };
   for (auto &s : sources_) {
     if (s.objectCached)
       continue; // written by fromObjectCache
@@ -1170,27 +1038,15 @@ int Pipeline::compileOnly() {
       std::string out;
       int rc = runWrapper(args, !cfg_.show, &out, stdinPath);
       if (rc != 0) {
-        // Whose failure is it? The source as written, compiled as the user asked (its object is
-        // the fallback's): when that fails too (an error, -Werror), the user's compiler has
-        // spoken, so its diagnostics and exit code are the answer, with no word of TEMPI's.
-        std::string plainOut;
-        const int plainRc = runWrapper(argsForOne(s, s.original), true, &plainOut);
-        if (plainRc != 0) {
-          dropRewrite(s);
-          std::cerr << plainOut;
+        const RunResult plain = compileAsWritten(s, argsForOne(s, s.original), rc, out);
+        if (plain.exitCode != 0) {
+          std::cerr << plain.output;
           if (status == 0)
-            status = plainRc;
-          continue;
-        }
-        fail(s, "the rewritten " + s.original + " did not compile (exit code " +
-                    std::to_string(rc) + ")", out);
-        if (fatal_) {
-          unlink(object.c_str()); // --no-fallback writes no object
-          if (cl_.deps)
-            unlink(depFileOf(s).c_str());
+            status = plain.exitCode;
+        } else if (fatal_) {
+          removeObject(s, object); // --no-fallback writes no object
           return 1;
         }
-        std::cerr << plainOut;
         continue;
       } else {
         std::cerr << out;
@@ -1198,9 +1054,7 @@ int Pipeline::compileOnly() {
         fixDependencies(s);
         finishKernels(s);
         if (fatal_) { // nvcc failed: no object at all, as when it ran before the compile
-          unlink(object.c_str());
-          if (cl_.deps)
-            unlink(depFileOf(s).c_str());
+          removeObject(s, object);
           return 1;
         }
         if (s.rewritten && !s.kernelObject.empty()) {
@@ -1265,23 +1119,18 @@ int Pipeline::compileAndLink() {
     std::string out;
     int rc = runWrapper(args, !cfg_.show, &out, stdinPath);
     if (rc != 0) {
-      // As in compileOnly, the source as written decides whose failure it is. When it compiles,
-      // its object replaces the source.
-      std::string plainOut;
+      // The source as written decides whose failure it is. When it compiles, its object
+      // replaces the source.
       std::vector<std::string> plain = base;
       const std::string plainObject = dirName(s.rewrittenPath) + "/" + stem(s.original) + ".plain.o";
       plain.insert(plain.end(), {"-c", s.original, "-o", plainObject});
-      const int plainRc = runWrapper(plain, true, &plainOut);
-      if (plainRc != 0) {
+      if (compileAsWritten(s, plain, rc, out).exitCode != 0) {
         // The user's command fails as written: run it as written, so every source's
         // diagnostics are printed, as the MPI wrapper prints them.
         return passThrough();
       }
-      fail(s, "the rewritten " + s.original + " did not compile (exit code " +
-                  std::to_string(rc) + ")", out);
       if (fatal_)
         return 1;
-      std::cerr << plainOut;
       replaced[s.input.index] = true;
       replacement[s.input.index] = {plainObject};
       continue;
@@ -1303,9 +1152,9 @@ int Pipeline::compileAndLink() {
   }
   const LinkInputs &inputs = linkInputs();
   bool anyReplaced = std::any_of(replaced.begin(), replaced.end(), [](bool b) { return b; });
-  if (!anyReplaced && !inputs.useTempi && !linksRuntimeAnyway())
+  if (!anyReplaced && !inputs.useTempi && !linksRuntimeAnyway(cfg_, cl_))
     return passThrough();
-  addTempiLinkFlags(link, cuda || inputs.withCuda);
+  addTempiLinkFlags(cfg_, link, cuda || inputs.withCuda);
   return runWrapper(link, false, nullptr);
 }
 

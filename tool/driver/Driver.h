@@ -19,14 +19,20 @@
 
 namespace tempi::driver {
 
-struct Config {
-  std::string self;          ///< "tempi-cc", "tempi-cxx" or "tempi-fort": the name in messages
-  bool cxx = false;
-  /// tempi-fort: wraps mpifort. Fortran is not rewritten (nor C handed to it); what it adds is
+/// The language a command is for, chosen by the program's name or --lang= (Main.cpp).
+enum class Language {
+  C,       ///< tempi-cc, wrapping mpicc
+  Cxx,     ///< tempi-cxx, wrapping mpicxx (which compiles a .c file as C++)
+  /// tempi-fort, wrapping mpifort. Fortran is not rewritten (nor C handed to it); what it adds is
   /// the link: libtempi (and the CUDA runtime) for objects rewritten by tempi-cc, as tempi-cc
   /// links them, so a Fortran main can link C objects that tempi-cc rewrote.
-  bool fortran = false;
-  std::string wrapper;       ///< mpicc / mpicxx (resolved path)
+  Fortran,
+};
+
+struct Config {
+  std::string self;          ///< "tempi-cc", "tempi-cxx" or "tempi-fort": the name in messages
+  Language lang = Language::C;
+  std::string wrapper;       ///< mpicc / mpicxx / mpifort (resolved path)
   std::string rewrite;       ///< tempi-rewrite, empty when not found
   std::string lint;          ///< tempi-lint, empty when not found
   std::string nvcc;          ///< empty when not found: kernels are then not specialized

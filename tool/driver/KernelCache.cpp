@@ -2,6 +2,7 @@
 /// The content-addressed kernel object cache (see KernelCache.h).
 #include "tool/driver/KernelCache.h"
 
+#include "tool/driver/Hash.h"
 #include "tool/driver/Process.h"
 
 #include <cerrno>
@@ -14,15 +15,6 @@
 
 namespace tempi::driver {
 namespace {
-
-uint64_t fnv1a(const std::string &s) {
-  uint64_t h = 0xcbf29ce484222325ULL;
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 0x100000001b3ULL;
-  }
-  return h;
-}
 
 bool makeDirs(const std::string &dir) {
   std::string cur;

@@ -58,6 +58,35 @@ std::string nextTo(const std::string &dir, const std::string &name, const char *
   return access(candidate.c_str(), X_OK) == 0 ? candidate : findProgram(name);
 }
 
+/// The language a name picks: C++ for one ending in "cxx", "c++" or "CC", Fortran for one ending
+/// in "fort", "f90" or "f77", C otherwise.
+Language languageOfName(const std::string &called) {
+  if (endsWith(called, "cxx") || endsWith(called, "c++") || endsWith(called, "CC"))
+    return Language::Cxx;
+  if (endsWith(called, "fort") || endsWith(called, "f90") || endsWith(called, "f77"))
+    return Language::Fortran;
+  return Language::C;
+}
+
+/// What a language's driver calls itself and which MPI wrapper it runs.
+struct LanguageNames {
+  const char *self;            ///< the name in messages
+  const char *wrapper;         ///< the MPI wrapper, looked up on PATH
+  const char *wrapperVariable; ///< the environment variable that names another wrapper
+};
+
+LanguageNames namesOf(Language lang) {
+  switch (lang) {
+  case Language::Cxx:
+    return {"tempi-cxx", "mpicxx", "TEMPI_MPICXX"};
+  case Language::Fortran:
+    return {"tempi-fort", "mpifort", "TEMPI_MPIFORT"};
+  case Language::C:
+    break;
+  }
+  return {"tempi-cc", "mpicc", "TEMPI_MPICC"};
+}
+
 void printHelp(const std::string &self, const std::string &wrapperName) {
   std::cout << "usage: " << self << " [" << wrapperName << " arguments...]\n"
             << "A drop-in for " << wrapperName
@@ -80,11 +109,9 @@ void printHelp(const std::string &self, const std::string &wrapperName) {
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string called = argv[0];
-  called = called.substr(called.rfind('/') == std::string::npos ? 0 : called.rfind('/') + 1);
+  const std::string called = baseName(argv[0]);
   Config cfg;
-  cfg.cxx = endsWith(called, "cxx") || endsWith(called, "c++") || endsWith(called, "CC");
-  cfg.fortran = endsWith(called, "fort") || endsWith(called, "f90") || endsWith(called, "f77");
+  cfg.lang = languageOfName(called);
 
   std::vector<std::string> args;
   bool version = false, help = false;
@@ -97,11 +124,11 @@ int main(int argc, char **argv) {
     else if (a == "--explain" || a == "-Rtempi")
       cfg.explain = true; // never reaches the compiler: gcc would read -Rtempi as -R (an rpath)
     else if (a == "--lang=c")
-      cfg.cxx = cfg.fortran = false;
+      cfg.lang = Language::C;
     else if (a == "--lang=c++")
-      cfg.cxx = true, cfg.fortran = false;
+      cfg.lang = Language::Cxx;
     else if (a == "--lang=fortran")
-      cfg.cxx = false, cfg.fortran = true;
+      cfg.lang = Language::Fortran;
     else if (a.rfind("--lang=", 0) == 0) {
       std::cerr << called << ": error: unknown language in '" << a
                 << "' (use --lang=c, --lang=c++ or --lang=fortran)\n";
@@ -116,10 +143,10 @@ int main(int argc, char **argv) {
       args.push_back(a);
     }
   }
-  cfg.self = cfg.fortran ? "tempi-fort" : cfg.cxx ? "tempi-cxx" : "tempi-cc";
-  const std::string wrapperName = cfg.fortran ? "mpifort" : cfg.cxx ? "mpicxx" : "mpicc";
-  const std::string wrapperVariable =
-      cfg.fortran ? "TEMPI_MPIFORT" : cfg.cxx ? "TEMPI_MPICXX" : "TEMPI_MPICC";
+  const LanguageNames names = namesOf(cfg.lang);
+  cfg.self = names.self;
+  const std::string wrapperName = names.wrapper;
+  const std::string wrapperVariable = names.wrapperVariable;
   if (help) {
     printHelp(cfg.self, wrapperName);
     return 0;

@@ -2,6 +2,7 @@
 /// The rewrite cache (see RewriteCache.h).
 #include "tool/driver/RewriteCache.h"
 
+#include "tool/driver/Hash.h"
 #include "tool/driver/Process.h"
 
 #include <cinttypes>
@@ -18,13 +19,8 @@ std::string fileStamp(const std::string &path) {
   std::string text;
   if (!readFile(path, text))
     return "missing";
-  uint64_t h = 0xcbf29ce484222325ULL;
-  for (unsigned char c : text) {
-    h ^= c;
-    h *= 0x100000001b3ULL;
-  }
   char buf[48];
-  std::snprintf(buf, sizeof buf, "%016" PRIx64 " %zu", h, text.size());
+  std::snprintf(buf, sizeof buf, "%016" PRIx64 " %zu", fnv1a(text), text.size());
   return buf;
 }
 
