@@ -160,6 +160,17 @@ CommandLine classify(std::vector<std::string> args) {
   cl.args = std::move(args);
   bool sawPreprocess = false, sawCompile = false, sawAssemble = false;
   std::optional<std::optional<SourceLang>> forcedLang; // from -x; nullopt inner: not C/C++
+  // `-x LANG` or `-xLANG`: the language of the inputs after it ("none": by suffix again).
+  auto forceLanguage = [&forcedLang](const std::string &value) {
+    if (value == "none")
+      forcedLang.reset();
+    else if (value == "c")
+      forcedLang = std::optional<SourceLang>(SourceLang::C);
+    else if (value == "c++")
+      forcedLang = std::optional<SourceLang>(SourceLang::Cxx);
+    else
+      forcedLang = std::optional<SourceLang>();
+  };
   const auto &a = cl.args;
   for (size_t i = 0; i < a.size(); ++i) {
     const std::string &arg = a[i];
@@ -189,14 +200,7 @@ CommandLine classify(std::vector<std::string> args) {
           cl.depOutput.push_back(i);
           cl.depOutput.push_back(i + 1);
         } else if (arg == "-x") {
-          if (value == "none")
-            forcedLang.reset();
-          else if (value == "c")
-            forcedLang = std::optional<SourceLang>(SourceLang::C);
-          else if (value == "c++")
-            forcedLang = std::optional<SourceLang>(SourceLang::Cxx);
-          else
-            forcedLang = std::optional<SourceLang>();
+          forceLanguage(value);
         }
         if (isFrontEndWithValue(arg)) {
           cl.frontEndFlags.push_back(arg);
@@ -219,15 +223,7 @@ CommandLine classify(std::vector<std::string> args) {
         cl.depTargetGiven = true;
         cl.depOutput.push_back(i);
       } else if (startsWith(arg, "-x") && arg.size() > 2) {
-        std::string value = arg.substr(2);
-        if (value == "none")
-          forcedLang.reset();
-        else if (value == "c")
-          forcedLang = std::optional<SourceLang>(SourceLang::C);
-        else if (value == "c++")
-          forcedLang = std::optional<SourceLang>(SourceLang::Cxx);
-        else
-          forcedLang = std::optional<SourceLang>();
+        forceLanguage(arg.substr(2));
       }
       if (isFrontEndJoined(arg) || startsWith(arg, "-x"))
         cl.frontEndFlags.push_back(arg);
