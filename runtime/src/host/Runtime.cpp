@@ -33,8 +33,6 @@ static bool cudaAware = false;
 const ModelParams &params() { return theParams; }
 bool mpiCudaAware() { return cudaAware; }
 
-void setActiveForTesting(bool a) { gActive = a; }
-
 /// The body of onInit and startLate. `late`: the MPI was initialized without our MPI_Init, so no
 /// collective call is made (ranks reach their first libtempi call at different times).
 static void start(bool late) {

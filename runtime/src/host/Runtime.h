@@ -44,7 +44,4 @@ int raise(MPI_Comm comm, tempi_result r, const char *what);
 /// The same for an MPI error code chosen by the caller (MPI_ERR_TRUNCATE, ...).
 int raiseCode(MPI_Comm comm, int code, const char *what);
 
-/// For tests: activate with a (fake) device layer without MPI_Init's checks.
-void setActiveForTesting(bool active);
-
 } // namespace tempi::runtime
