@@ -18,6 +18,8 @@
  *                                           PMPI_Init/PMPI_Finalize, as a Fortran main's MPI
  *                                           does: libtempi starts at its first call and stops
  *                                           in MPI_Finalize (runtime/src/host/Lifecycle.h)
+ *   runtime_device_paths MODE pmpi-finalize MPI_Init, then PMPI_Finalize: libtempi stops in
+ *                                           MPI_Finalize all the same
  */
 #include "runtime_fake_device.h"
 
@@ -600,8 +602,9 @@ static int errorsMode(void) {
 }
 
 int main(int argc, char **argv) {
-  const int bypass = argc > 2 && !strcmp(argv[2], "pmpi");
-  if (bypass)
+  const int bypassInit = argc > 2 && !strcmp(argv[2], "pmpi");
+  const int bypassFinalize = bypassInit || (argc > 2 && !strcmp(argv[2], "pmpi-finalize"));
+  if (bypassInit)
     PMPI_Init(&argc, &argv);
   else
     MPI_Init(&argc, &argv);
@@ -678,7 +681,7 @@ int main(int argc, char **argv) {
   }
   int total = 0;
   MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  if (bypass)
+  if (bypassFinalize)
     PMPI_Finalize();
   else
     MPI_Finalize();

@@ -4,9 +4,9 @@
 /// libtempi: the Fortran bindings of Open MPI 4.1 and MPICH's mpi_f08 call PMPI_Init directly,
 /// so a Fortran main whose C code TEMPI serves never passes through our MPI_Init. Every entry
 /// point therefore checks the phase first (ensureStarted, one predicted branch): the first call
-/// after the MPI initialized starts the runtime late, and MPI_Finalize's deletion of
+/// after the MPI initialized starts the runtime late. Either way MPI_Finalize's deletion of
 /// MPI_COMM_SELF's attributes, which happens before the MPI tears anything down ("Allowing User
-/// Functions at Process Termination" in the MPI standard), stops it.
+/// Functions at Process Termination" in the MPI standard), stops it if our MPI_Finalize did not.
 #pragma once
 
 #include <atomic>

@@ -79,22 +79,34 @@ static void start(bool late) {
             methodName(s.method), theParams.fromFile ? "measured" : "defaults");
 }
 
-void onInit() {
-  std::lock_guard<std::recursive_mutex> lock(phaseMutex);
-  if (gPhase.load() != NotStarted) return;
-  gPhase.store(Starting);
-  start(false);
-  gPhase.store(Running, std::memory_order_release);
-}
-
 /// MPI_COMM_SELF's attribute delete callback: MPI_Finalize runs it first, while the MPI still
-/// works, so a runtime started late stops there as it would in our MPI_Finalize.
+/// works, so a runtime whose MPI_Finalize passes libtempi by (PMPI_Finalize called directly, as
+/// the Fortran bindings of Open MPI and MPICH's mpi_f08 do) stops there as it would in ours.
 static int stopInMpiFinalize(MPI_Comm, int, void *, void *) {
   if (gPhase.load() != Running) return MPI_SUCCESS; // our MPI_Finalize stopped it already
   (void)deferred::flush(); // an error was raised on the send's communicator already
   onFinalize();
   TEMPI_LOG(Info, "stopped in MPI_Finalize (called without libtempi's MPI_Finalize)");
   return MPI_SUCCESS;
+}
+
+/// Ends a start (onInit or startLate): the stop attached to MPI_Finalize, then Running.
+static void finishStart() {
+  int keyval = MPI_KEYVAL_INVALID;
+  if (PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, stopInMpiFinalize, &keyval, nullptr) !=
+          MPI_SUCCESS ||
+      PMPI_Comm_set_attr(MPI_COMM_SELF, keyval, nullptr) != MPI_SUCCESS)
+    TEMPI_LOG(Warn, "cannot attach to MPI_COMM_SELF: an MPI_Finalize that passes libtempi by "
+                    "will not release its pools and plans");
+  gPhase.store(Running, std::memory_order_release);
+}
+
+void onInit() {
+  std::lock_guard<std::recursive_mutex> lock(phaseMutex);
+  if (gPhase.load() != NotStarted) return;
+  gPhase.store(Starting);
+  start(false);
+  finishStart();
 }
 
 void startLate() {
@@ -107,13 +119,7 @@ void startLate() {
   start(true); // first: it sets the rank the log lines show
   TEMPI_LOG(Info, "the MPI was initialized without libtempi's MPI_Init (a Fortran main whose MPI "
                   "calls PMPI_Init?): started at the first call into libtempi");
-  int keyval = MPI_KEYVAL_INVALID;
-  if (PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, stopInMpiFinalize, &keyval, nullptr) !=
-          MPI_SUCCESS ||
-      PMPI_Comm_set_attr(MPI_COMM_SELF, keyval, nullptr) != MPI_SUCCESS)
-    TEMPI_LOG(Warn, "cannot attach to MPI_COMM_SELF: MPI_Finalize will not release libtempi's "
-                    "pools and plans");
-  gPhase.store(Running, std::memory_order_release);
+  finishStart();
 }
 
 void onFinalize() {
