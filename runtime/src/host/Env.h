@@ -60,7 +60,7 @@ const Settings &settings();
 /// Logging: one switch (TEMPI_LOG). Messages go to stderr as "tempi[<rank>] <level>: <text>".
 bool logEnabled(LogLevel level);
 void logMessage(LogLevel level, const char *format, ...) __attribute__((format(printf, 2, 3)));
-void setLogRank(int rank); ///< called at MPI_Init
+void setLogRank(int rank); ///< called when the runtime starts (normally at MPI_Init)
 
 } // namespace tempi
 

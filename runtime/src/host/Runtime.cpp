@@ -45,7 +45,7 @@ static void start(bool late) {
   // With TEMPI_METHOD=ipc, collective on every rank, disabled ones included (they answer no).
   // The peer-access query (every pair of GPUs) only when ipc is asked for.
   const bool ipcAsked = s.method == Method::Ipc && !late;
-  if (late && s.method == Method::Ipc)
+  if (late && s.method == Method::Ipc && !s.disable)
     TEMPI_LOG(Warn, "TEMPI_METHOD=ipc is set up collectively in MPI_Init, which the MPI ran "
                     "without libtempi: ipc is off, the model chooses instead");
   ipc::onInit(ipcAsked,
@@ -114,7 +114,10 @@ void startLate() {
   if (gPhase.load() != NotStarted) return;
   int initialized = 0, finalized = 0;
   if (PMPI_Initialized(&initialized) != MPI_SUCCESS || !initialized) return;
-  if (PMPI_Finalized(&finalized) != MPI_SUCCESS || finalized) return;
+  if (PMPI_Finalized(&finalized) != MPI_SUCCESS || finalized) {
+    gPhase.store(Stopped, std::memory_order_release); // nothing starts any more
+    return;
+  }
   gPhase.store(Starting);
   start(true); // first: it sets the rank the log lines show
   TEMPI_LOG(Info, "the MPI was initialized without libtempi's MPI_Init (a Fortran main whose MPI "
@@ -124,6 +127,9 @@ void startLate() {
 
 void onFinalize() {
   std::lock_guard<std::recursive_mutex> lock(phaseMutex);
+  // Never started (the MPI initialized past us, libtempi never called): our MPI_Finalize still
+  // ends the chance, so a call from another library's finalize callback cannot start it now.
+  if (gPhase.load() == NotStarted) gPhase.store(Stopped, std::memory_order_release);
   if (gPhase.load() != Running) return;
   verify::onFinalize();
   requests::finalize();

@@ -1,7 +1,7 @@
 /// \file
-/// Process-wide runtime state: whether TEMPI acts at all (set once at MPI_Init), the model
-/// parameters, whether the MPI is CUDA-aware, and the mapping of runtime failures to MPI errors
-/// raised through the communicator's error handler.
+/// Process-wide runtime state: whether TEMPI acts at all (set once when the runtime starts), the
+/// model parameters, whether the MPI is CUDA-aware, and the mapping of runtime failures to MPI
+/// errors raised through the communicator's error handler.
 #pragma once
 
 #include "../device/Device.h"
@@ -32,8 +32,9 @@ bool mpiCudaAware();
 
 /// Called by the MPI_Init/_Init_thread interposers after the MPI initialized (reads the settings
 /// and the model cache, and sets passes/' named-type alignments to the MPI's), and by
-/// MPI_Finalize before the MPI finalizes (completes detached requests, releases pools and plans).
-/// Each runs once: a second call, or onInit after startLate, does nothing (Lifecycle.h).
+/// MPI_Finalize before the MPI finalizes (completes detached requests, releases pools and plans),
+/// or by the MPI_COMM_SELF callback MPI_Finalize runs first when it passes libtempi by. Each runs
+/// once: a second call, or onInit after startLate, does nothing (Lifecycle.h).
 void onInit();
 void onFinalize();
 

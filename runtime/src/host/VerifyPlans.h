@@ -14,7 +14,8 @@
 /// size, extent and lb (one info line). A mismatch prints one line to stderr naming the call, the
 /// plan's text and what differs, then PMPI_Abort(MPI_COMM_WORLD, 70).
 ///
-/// Off (the default), each entry point pays one well-predicted branch on gOn.
+/// Off (the default), each entry point pays two well-predicted branches: the runtime's phase
+/// (Lifecycle.h) and gOn.
 #pragma once
 
 #include "Lifecycle.h"
@@ -36,7 +37,8 @@ __attribute__((cold)) void checkArrays(MPI_Comm comm, bool neighbor, const void 
                                        const MPI_Datatype recvtypes[], const char *call);
 __attribute__((cold)) void forgetType(MPI_Datatype type);
 
-/// MPI_Init (after the MPI initialized): sets gOn; MPI_Finalize (before the MPI finalizes).
+/// When the runtime starts (after the MPI initialized): sets gOn; when it stops (before the MPI
+/// finalizes).
 void onInit(bool on);
 void onFinalize();
 
