@@ -6,9 +6,9 @@
 /// every device-buffer decision goes through (runtime::active, runtime::isDevice, and the
 /// TEMPI_VERIFY_PLANS checks of the tempi_X entry points) therefore look at the phase first
 /// (ensureStarted, one predicted branch): the first such call after the MPI initialized starts
-/// the runtime late. Either way MPI_Finalize's deletion of
-/// MPI_COMM_SELF's attributes, which happens before the MPI tears anything down ("Allowing User
-/// Functions at Process Termination" in the MPI standard), stops it if our MPI_Finalize did not.
+/// the runtime late. Either way MPI_Finalize's deletion of MPI_COMM_SELF's attributes, which
+/// happens before the MPI tears anything down ("Allowing User Functions at Process Termination"
+/// in the MPI standard), stops it if our MPI_Finalize did not.
 #pragma once
 
 #include <atomic>
